@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+#   make                  modules for every installed test kernel + userspace
+#   make KDIR=/path       modules for that one kernel tree
+#   make check [T=suite] [KVERS="6.1.0-56-amd64 ..."]
+#   make demo | bench | setup | clean | checkpatch
+
+ROOT     := $(CURDIR)
+KVERS    ?= $(shell $(ROOT)/scripts/kernels.sh)
+export W ?= 1
+
+.PHONY: all modules userspace check bench demo setup clean checkpatch \
+	unit fuzz
+
+all: modules userspace
+
+ifdef KDIR
+modules:
+	@scripts/build-modules.sh $(KDIR)
+else
+modules:
+	@test -n "$(KVERS)" || { echo "no test kernel installed: run scripts/setup.sh"; exit 1; }
+	@for k in $(KVERS); do scripts/build-modules.sh /lib/modules/$$k/build $$k || exit 1; done
+endif
+
+userspace:
+	@$(MAKE) -s -C userspace
+
+setup:
+	@scripts/setup.sh
+
+unit:
+	@$(MAKE) -s -C tests/unit check
+
+fuzz:
+	@$(MAKE) -s -C tests/unit fuzz-run
+
+check: setup all
+	@scripts/check.sh
+
+demo: setup all
+	@scripts/demo.sh
+
+bench: setup all
+	@scripts/bench.sh
+
+checkpatch:
+	@scripts/checkpatch.sh
+
+clean:
+	rm -rf build
+	@$(MAKE) -s -C userspace clean
+	@$(MAKE) -s -C tests/unit clean

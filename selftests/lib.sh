@@ -1,0 +1,253 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shared test library, in the spirit of tools/testing/selftests/net/lib.sh:
+# KTAP output, namespaces cleaned up by a trap, busywait instead of sleep,
+# and the two media a test builds its nodes on:
+#
+#   hub medium (default)                hwsim medium
+#
+#   nsA    nsB    nsC   ...             nsA      nsB      nsC
+#   eth0   eth0   eth0                  wlan0    wlan0    wlan0
+#    |      |      |                      \        |        /
+#   +----------------------+               mac80211_hwsim radios,
+#   | ahhub: bridge in its |               IBSS "adhoc" on 2412 MHz,
+#   | own netns, ageing 0  |               BSSID 02:11:22:33:44:55
+#   | = a hub: every node  |
+#   | hears every frame    |
+#   +----------------------+
+#
+# Node i (1-based) is namespace ${AH_PREFIX}$i with MAC 02:00:00:00:00:0i
+# on the hub (hwsim radios keep their own MACs: use node_mac) and IPv4
+# 10.0.0.i/24.  Topology between nodes is imposed with macfilter.
+
+set -u
+
+AH_ROOT=${AH_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+AH_KMOD=${AH_KMOD:-$AH_ROOT/build/$(uname -r)/kmod}
+AH_PREFIX=${AH_PREFIX:-ah$$-}
+PATH=$AH_ROOT/userspace/ahctl:$PATH
+PYTHON=/usr/bin/python3		# Debian's, which has scapy
+
+ksft_skip=4
+AH_NODES=0
+AH_MEDIUM=
+AH_HUB_NS=
+KTAP_NUM=0
+KTAP_FAIL=0
+KTAP_PLAN=0
+
+# ---- KTAP ----------------------------------------------------------------
+
+ktap_begin() {
+	KTAP_PLAN=$1
+	echo "KTAP version 1"
+	echo "1..$KTAP_PLAN"
+}
+
+ktap_result() {	# "ok"|"not ok" description [directive]
+	KTAP_NUM=$((KTAP_NUM + 1))
+	echo "$1 $KTAP_NUM $2${3:+ # $3}"
+}
+
+ktap_pass() { ktap_result ok "$1"; }
+ktap_fail() { KTAP_FAIL=$((KTAP_FAIL + 1)); ktap_result "not ok" "$1"; }
+ktap_skip() { ktap_result ok "$1" "SKIP ${2:-}"; }
+diag() { echo "# $*"; }
+
+# Run one test case: a function returning 0 (pass), $ksft_skip or failure.
+run_test() {
+	local name=$1 rc
+	shift
+	(trap ah_cleanup EXIT; "$@")
+	rc=$?
+	case $rc in
+	0) ktap_pass "$name" ;;
+	"$ksft_skip") ktap_skip "$name" ;;
+	*) ktap_fail "$name" ;;
+	esac
+}
+
+ktap_end() {
+	while [[ $KTAP_NUM -lt $KTAP_PLAN ]]; do
+		ktap_fail "missing result"
+	done
+	echo "# totals: pass:$((KTAP_NUM - KTAP_FAIL)) fail:$KTAP_FAIL"
+	[[ $KTAP_FAIL == 0 ]]
+}
+
+# ---- helpers -------------------------------------------------------------
+
+# busywait TIMEOUT_MS CMD...: retry CMD until it succeeds or time runs out.
+busywait() {
+	local timeout_ms=$1 start now
+	shift
+	start=$(date +%s%3N)
+	while true; do
+		"$@" && return 0
+		now=$(date +%s%3N)
+		[[ $((now - start)) -ge $timeout_ms ]] && return 1
+		sleep 0.05
+	done
+}
+
+check() {	# check DESCRIPTION CMD...: fail the test case loudly
+	local what=$1
+	shift
+	"$@" && return 0
+	diag "FAILED: $what"
+	return 1
+}
+
+not() { ! "$@"; }
+ns() { echo "${AH_PREFIX}$1"; }
+nsexec() { local n=$1; shift; ip netns exec "$(ns "$n")" "$@"; }
+node_ip() { echo "10.0.0.$1"; }
+node_if() { [[ $AH_MEDIUM == hwsim ]] && echo wlan0 || echo eth0; }
+node_mac() { nsexec "$1" cat "/sys/class/net/$(node_if)/address"; }
+# mf NODE [-j] COMMAND...: ahctl macfilter in that node's namespace
+mf() {
+	local n=$1 g=()
+	shift
+	while [[ ${1:-} == -* ]]; do g+=("$1"); shift; done
+	ahctl "${g[@]}" -n "$(ns "$n")" macfilter "$@"
+}
+
+load_module() {	# load_module NAME: one of ours, from build/KVER/kmod
+	local name=$1 ko
+	grep -q "^$name " /proc/modules && return 0
+	ko=$(find "$AH_KMOD" -name "$name.ko" | head -1)
+	[[ -n $ko ]] || { diag "$name.ko not built for $(uname -r)"; return 1; }
+	insmod "$ko"
+}
+
+unload_module() {
+	grep -q "^$1 " /proc/modules || return 0
+	rmmod "$1"
+}
+
+require_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null && continue
+		diag "SKIP: $c not installed"
+		exit $ksft_skip
+	done
+}
+
+# ---- media ---------------------------------------------------------------
+
+# No IPv6 chatter (DAD, router solicitations): counters see only test frames.
+quiet_ns() {
+	nsexec "$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+		net.ipv6.conf.default.disable_ipv6=1
+}
+
+# hub_setup N: N nodes on one bridge behaving as a hub.
+hub_setup() {
+	local n=$1 i
+	AH_MEDIUM=hub
+	AH_NODES=$n
+	AH_HUB_NS=$(ns hub)
+	ip netns add "$AH_HUB_NS" || return 1
+	ip -n "$AH_HUB_NS" link add ahhub type bridge ageing_time 0 \
+		stp_state 0 mcast_snooping 0 forward_delay 0 || return 1
+	ip -n "$AH_HUB_NS" link set ahhub up
+	for ((i = 1; i <= n; i++)); do
+		ip netns add "$(ns "$i")" || return 1
+		quiet_ns "$i"
+		ip -n "$AH_HUB_NS" link add "port$i" type veth peer name eth0 \
+			netns "$(ns "$i")" || return 1
+		ip -n "$AH_HUB_NS" link set "port$i" master ahhub up
+		nsexec "$i" ip link set eth0 address "02:00:00:00:00:0$(printf %x "$i")"
+		nsexec "$i" ip link set lo up
+		nsexec "$i" ip link set eth0 up
+		nsexec "$i" ip addr add "$(node_ip "$i")/24" dev eth0
+	done
+	busywait 5000 hub_ports_forwarding
+}
+
+hub_ports_forwarding() {
+	! bridge -n "$AH_HUB_NS" link show | grep -qv "state forwarding"
+}
+
+# hub_netem NODE "netem options": shape what NODE sends onto the medium.
+hub_netem() {
+	local n=$1
+	shift
+	modprobe -q sch_netem
+	nsexec "$n" tc qdisc replace dev eth0 root netem "$@"
+}
+
+# hwsim_setup N: N mac80211_hwsim radios, one per namespace, in one IBSS.
+hwsim_setup() {
+	local n=$1 i phy
+	AH_MEDIUM=hwsim
+	AH_NODES=$n
+	unload_module mac80211_hwsim
+	modprobe mac80211_hwsim radios="$n" || return $ksft_skip
+	for ((i = 1; i <= n; i++)); do
+		ip netns add "$(ns "$i")" || return 1
+		quiet_ns "$i"
+		phy=$(basename "$(readlink -f /sys/class/net/wlan$((i - 1))/phy80211)")
+		iw phy "$phy" set netns name "$(ns "$i")" || return 1
+		nsexec "$i" ip link set "wlan$((i - 1))" name wlan0
+		nsexec "$i" ip link set lo up
+		nsexec "$i" iw dev wlan0 set type ibss
+		nsexec "$i" ip link set wlan0 up
+		nsexec "$i" iw dev wlan0 ibss join adhoc 2412 fixed-freq \
+			02:11:22:33:44:55 || return 1
+		nsexec "$i" ip addr add "$(node_ip "$i")/24" dev wlan0
+	done
+	for ((i = 1; i <= n; i++)); do
+		busywait 10000 hwsim_joined "$i" || return 1
+	done
+}
+
+hwsim_joined() {
+	nsexec "$1" iw dev wlan0 link | grep -q "Joined IBSS"
+}
+
+# Static neighbour entries everywhere: with one-way links ARP cannot work.
+static_neighbours() {
+	local i j
+	for ((i = 1; i <= AH_NODES; i++)); do
+		for ((j = 1; j <= AH_NODES; j++)); do
+			[[ $i == "$j" ]] && continue
+			nsexec "$i" ip neigh replace "$(node_ip "$j")" \
+				lladdr "$(node_mac "$j")" dev "$(node_if)" nud permanent
+		done
+	done
+}
+
+ah_cleanup() {
+	local n
+	for n in $(ip netns list | awk '{print $1}' | grep "^$AH_PREFIX"); do
+		ip netns pids "$n" 2>/dev/null | xargs -r kill 2>/dev/null
+		ip netns del "$n"
+	done
+	[[ $AH_MEDIUM == hwsim ]] && unload_module mac80211_hwsim
+	AH_MEDIUM=
+	return 0
+}
+
+trap ah_cleanup EXIT
+
+# ---- macfilter state, read through ahctl's JSON --------------------------
+
+mf_dev_field() {	# NODE FIELD
+	mf "$1" -j show dev "$(node_if)" 2>/dev/null | jq -r ".[0].$2"
+}
+
+mf_entry_dropped() {	# NODE MAC
+	mf "$1" -j show dev "$(node_if)" 2>/dev/null |
+		jq -r ".[0].entries[] | select(.mac == \"$2\") | .dropped"
+}
+
+# send_frames NODE COUNT [frames.py send options]: exactly COUNT test frames
+send_frames() {
+	local n=$1 c=$2
+	shift 2
+	nsexec "$n" "$PYTHON" "$AH_ROOT/selftests/lib/frames.py" send "$(node_if)" \
+		--src "$(node_mac "$n")" --count "$c" "$@" >/dev/null
+}

@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Odd frames follow the rules: scapy crafts broadcast, multicast,
+# VLAN-tagged (802.1Q and 802.1ad) and runt frames from a listed source (C)
+# and an unlisted one (B); A's counters must account for every one.
+#
+#        A(1)      B(2)      C(3)
+#          \         |         /
+#           +------ ahhub -----+
+source "$(dirname "$0")/../lib.sh"
+
+require_cmd jq ahctl
+
+# scapy_send NODE SRC COUNT KIND
+scapy_send() {
+	nsexec "$1" "$PYTHON" - "$2" "$3" "$4" <<'PY'
+import sys
+from scapy.all import Ether, Dot1Q, Dot1AD, IP, UDP, Raw, sendp, conf
+conf.verb = 0
+src, count, kind = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+bcast = "ff:ff:ff:ff:ff:ff"
+frames = {
+    "broadcast": Ether(src=src, dst=bcast) / IP(dst="10.0.0.255") / UDP(dport=9),
+    "multicast": Ether(src=src, dst="01:00:5e:00:00:fb") / IP(dst="224.0.0.251") / UDP(dport=5353),
+    "vlan": Ether(src=src, dst=bcast) / Dot1Q(vlan=42) / IP(dst="10.0.0.1") / UDP(dport=9),
+    "qinq": Ether(src=src, dst=bcast) / Dot1AD(vlan=7) / Dot1Q(vlan=42) / IP(dst="10.0.0.1") / UDP(dport=9),
+    "runt": Ether(src=src, dst=bcast, type=0x88b5) / Raw(b"x"),
+}
+f = frames[kind]
+sendp([f] * count, iface="eth0")
+PY
+}
+
+setup() {
+	load_module macfilter || return 1
+	hub_setup 3 || return 1
+	mf 1 attach dev eth0 && mf 1 add dev eth0 "$(node_mac 3)"
+}
+
+# KIND: 20 frames from C (listed) and 10 from B (unlisted)
+test_kind() {
+	local kind=$1
+	setup || return 1
+	scapy_send 3 "$(node_mac 3)" 20 "$kind" &&
+	scapy_send 2 "$(node_mac 2)" 10 "$kind" || return 1
+	busywait 5000 test "$(mf_dev_field 1 seen)" -ge 30
+	diag "$kind: $(mf 1 show dev eth0 | head -1)"
+	check "seen 30" test "$(mf_dev_field 1 seen)" -eq 30 &&
+	check "dropped 20 (all from C)" \
+		test "$(mf_entry_dropped 1 "$(node_mac 3)")" -eq 20 &&
+	check "device dropped 20" test "$(mf_dev_field 1 dropped)" -eq 20 &&
+	check "passed 10 (all from B)" test "$(mf_dev_field 1 passed)" -eq 10
+}
+
+require_cmd "$PYTHON"
+"$PYTHON" -c 'import scapy' 2>/dev/null || { diag "SKIP: no scapy"; exit $ksft_skip; }
+ktap_begin 5
+for k in broadcast multicast vlan qinq runt; do
+	run_test "$k frames follow the list" test_kind "$k"
+done
+ktap_end

@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Atomic replace under a flood.  C and D flood A; A's list alternates
+# between {C} and {D} with one replace call each time.  A receiver on A
+# (a packet socket served after the rx_handler) logs every frame that got
+# through with its kernel receive timestamp: no frame from a source that is
+# listed may carry a timestamp after the call that listed it returned.
+#
+#        A(1)      B(2)      C(3)      D(4)
+#        recv                flood     flood
+#          \         |         |         /
+#           +------------ ahhub ---------+
+source "$(dirname "$0")/../lib.sh"
+
+require_cmd jq ahctl
+
+ROUNDS=20
+
+test_atomic_replace() {
+	local log=/tmp/ah-replace.$$ steps=/tmp/ah-steps.$$ i who t0 t1
+	load_module macfilter || return 1
+	hub_setup 4 || return 1
+	mf 1 attach dev eth0 || return 1
+	nsexec 1 "$PYTHON" "$AH_ROOT/selftests/lib/frames.py" recv eth0 \
+		--out "$log" --duration 120 &
+	busywait 5000 grep -q ready "$log" || return 1
+	send_frames 3 1000000 --duration 40 --pps 2000 &
+	send_frames 4 1000000 --duration 40 --pps 2000 &
+	sleep 1
+	: > "$steps"
+	for ((i = 0; i < ROUNDS; i++)); do
+		who=$(( i % 2 ? 3 : 4 ))
+		t0=$(date +%s%N)
+		node_mac "$who" | mf 1 load dev eth0 - || return 1
+		t1=$(date +%s%N)
+		echo "$t0 $t1 $(node_mac "$who")" >> "$steps"
+		sleep 0.3
+	done
+	echo "$(date +%s%N) 0 end" >> "$steps"
+	for i in 3 4 1; do
+		ip netns pids "$(ns $i)" | xargs -r kill
+	done
+	wait
+	diag "A: $(mf 1 show dev eth0 | head -1)"
+	"$PYTHON" - "$log" "$steps" <<'PY'
+import sys
+frames = [l.split() for l in open(sys.argv[1]) if l[0].isdigit()]
+steps = [l.split() for l in open(sys.argv[2])]
+bad = heard = 0
+for (t0, t1, mac), (n0, _, _) in zip(steps, steps[1:]):
+    t1, n0 = int(t1), int(n0)
+    for ts, src, seq in frames:
+        if t1 < int(ts) < n0:
+            if src == mac:
+                bad += 1
+            else:
+                heard += 1
+print(f"# {len(frames)} frames passed, {heard} from the unlisted source "
+      f"between steps, {bad} from the listed source after its replace returned")
+sys.exit(0 if bad == 0 and heard > 0 else 1)
+PY
+	local rc=$?
+	rm -f "$log" "$steps"
+	return $rc
+}
+
+ktap_begin 1
+run_test "no listed frame passes after replace returned" test_atomic_replace
+ktap_end

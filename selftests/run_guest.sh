@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs inside the test guest: every suite (a directory of selftests/ with
+# test scripts), or only $1, in this one boot.  Each test script prints
+# KTAP; after each suite one more result says whether the kernel log stayed
+# clean (no BUG, WARNING, Oops, refcount, leak or lockdep report).
+#
+# Results go to build/results/KVER/SUITE/*.ktap for the host to count.
+set -u
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+KVER=$(uname -r)
+OUT=$ROOT/build/results/$KVER
+ONLY=${1:-}
+BAD='BUG:|WARNING:|Oops|refcount|leak|lockdep|circular locking|recursive locking|general protection|Call Trace|unregister_netdevice: waiting'
+
+export AH_ROOT=$ROOT AH_KMOD=$ROOT/build/$KVER/kmod
+rm -rf "$OUT"
+mkdir -p "$OUT"
+
+run_suite() {
+	local suite=$1 dir=$ROOT/selftests/$1 t name rc log bad
+	echo "# suite $suite on $KVER"
+	dmesg -C
+	for t in "$dir"/*.sh; do
+		[[ -x $t ]] || continue
+		name=$(basename "$t" .sh)
+		log=$OUT/$suite/$name.ktap
+		mkdir -p "$OUT/$suite"
+		echo "# test $suite/$name"
+		timeout -k 10 "${AH_TEST_TIMEOUT:-900}" "$t" 2>&1 | tee "$log"
+		rc=${PIPESTATUS[0]}
+		if [[ $rc == 4 ]] && ! grep -q '^ok\|^not ok' "$log"; then
+			echo "ok 1 $name # SKIP" | tee -a "$log"
+		elif [[ $rc != 0 ]] && ! grep -q '^not ok' "$log"; then
+			echo "not ok 1 $name exited $rc" | tee -a "$log"
+		fi
+	done
+	dmesg > "$OUT/$suite/dmesg.log"
+	bad=$(grep -E "$BAD" "$OUT/$suite/dmesg.log")
+	if [[ -n $bad ]]; then
+		echo "$bad" | sed 's/^/# dmesg: /'
+		echo "not ok 1 $suite kernel log clean" | tee "$OUT/$suite/dmesg.ktap"
+	else
+		echo "ok 1 $suite kernel log clean" | tee "$OUT/$suite/dmesg.ktap"
+	fi
+}
+
+for d in "$ROOT"/selftests/*/; do
+	[[ $(basename "$d") == lib ]] && continue
+	suite=$(basename "$d")
+	[[ -z $ONLY || $ONLY == "$suite" ]] || continue
+	run_suite "$suite"
+done
+touch "$OUT/done"
