@@ -167,6 +167,21 @@ hub_setup() {
 	busywait 5000 hub_ports_forwarding
 }
 
+# hub_quiet: wait (at most 6 s) until no node has sent anything for 1 s, so
+# that start-up chatter (IGMP reports) is over before a test counts frames.
+hub_quiet() {
+	local a b i
+	for ((i = 0; i < 6; i++)); do
+		a=$(ip -n "$AH_HUB_NS" -s -j link show master ahhub |
+			jq '[.[].stats64.rx.packets] | add')
+		sleep 1
+		b=$(ip -n "$AH_HUB_NS" -s -j link show master ahhub |
+			jq '[.[].stats64.rx.packets] | add')
+		[[ $a == "$b" ]] && return 0
+	done
+	return 0
+}
+
 hub_ports_forwarding() {
 	! bridge -n "$AH_HUB_NS" link show | grep -qv "state forwarding"
 }

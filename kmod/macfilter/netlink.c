@@ -61,7 +61,7 @@ static const struct nla_policy mf_del_policy[MACFILTER_A_MAX + 1] = {
 static const struct nla_policy mf_replace_policy[MACFILTER_A_MAX + 1] = {
 	MF_DEV_POLICY,
 	[MACFILTER_A_MODE] = NLA_POLICY_MAX(NLA_U8, MACFILTER_MODE_MAX),
-	[MACFILTER_A_ENTRIES] = NLA_POLICY_NESTED_ARRAY(mf_entry_policy),
+	[MACFILTER_A_ENTRY] = NLA_POLICY_NESTED(mf_entry_policy),
 };
 
 /* ---- messages ---------------------------------------------------------- */
@@ -373,17 +373,23 @@ static int mf_cmd_flush(struct sk_buff *skb, struct genl_info *info)
 	return 0;
 }
 
-/* Build the new list completely before anything changes. */
-static int mf_build_list(struct mf_table *t, const struct nlattr *entries,
+/*
+ * Build the new list completely before anything changes.  The entries are
+ * the top-level MACFILTER_A_ENTRY attributes (already validated against the
+ * op's policy, nested ones included).
+ */
+static int mf_build_list(struct mf_table *t, const struct genl_info *info,
 			 struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[MACFILTER_A_MAX + 1];
-	const struct nlattr *nest;
+	struct nlattr *nest;
 	struct mf_entry *e;
 	const u8 *mac;
 	int rem, err;
 
-	nla_for_each_nested(nest, entries, rem) {
+	nlmsg_for_each_attr(nest, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(nest) != MACFILTER_A_ENTRY)
+			continue;
 		err = nla_parse_nested(tb, MACFILTER_A_MAX, nest,
 				       mf_entry_policy, extack);
 		if (err)
@@ -401,9 +407,11 @@ static int mf_build_list(struct mf_table *t, const struct nlattr *entries,
 		e = mf_table_insert(t, mac, tb[MACFILTER_A_LOSS] ?
 				    nla_get_u8(tb[MACFILTER_A_LOSS]) :
 				    MF_LOSS_UNSET);
-		if (PTR_ERR(e) == -EEXIST)
+		if (PTR_ERR(e) == -EEXIST) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[MACFILTER_A_MAC],
 					    "MAC appears twice in the list");
+			return -EINVAL;
+		}
 		if (PTR_ERR(e) == -ENOSPC)
 			NL_SET_ERR_MSG_ATTR(extack, nest,
 					    "list is longer than max_entries");
@@ -419,15 +427,10 @@ static int mf_cmd_replace(struct sk_buff *skb, struct genl_info *info)
 	struct mf_table *old = mf_dev_table_rtnl(mfd), *t;
 	int err;
 
-	if (!info->attrs[MACFILTER_A_ENTRIES]) {
-		NL_SET_ERR_MSG(info->extack,
-			       "missing entries (an empty nest replaces with an empty list)");
-		return -EINVAL;
-	}
 	t = mf_table_alloc(old->max_entries, mf_get_mode(info, old->mode));
 	if (!t)
 		return -ENOMEM;
-	err = mf_build_list(t, info->attrs[MACFILTER_A_ENTRIES], info->extack);
+	err = mf_build_list(t, info, info->extack);
 	if (err) {
 		mf_table_free(t);
 		return err;

@@ -4,6 +4,7 @@
 
   frames.py send IFACE --src MAC [--dst MAC] [--count N] [--pps R]
                         [--duration S] [--len L]
+  frames.py sendhex IFACE HEX COUNT      (a frame made elsewhere, e.g. scapy)
   frames.py recv IFACE --out FILE [--duration S]
 
 Frames use the local experimental EtherType 0x88b5 and carry a sequence
@@ -52,6 +53,14 @@ def send(args):
     print(seq)
 
 
+def sendhex(args):
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+    s.bind((args.iface, 0))
+    frame = bytes.fromhex(args.hex)
+    for _ in range(args.count):
+        s.send(frame)
+
+
 def recv(args):
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_TEST))
     s.bind((args.iface, ETH_P_TEST))
@@ -86,6 +95,10 @@ def main():
     ps.add_argument("--pps", type=float, default=0)
     ps.add_argument("--duration", type=float)
     ps.add_argument("--len", type=int, default=64)
+    ph = sub.add_parser("sendhex")
+    ph.add_argument("iface")
+    ph.add_argument("hex")
+    ph.add_argument("count", type=int)
     pr = sub.add_parser("recv")
     pr.add_argument("iface")
     pr.add_argument("--out", required=True)
@@ -93,6 +106,8 @@ def main():
     args = p.parse_args()
     if args.cmd == "send":
         send(args)
+    elif args.cmd == "sendhex":
+        sendhex(args)
     else:
         recv(args)
 

@@ -15,6 +15,11 @@
  * So a plain list of MACs means "these are the nodes I cannot hear" in deny
  * mode and "these are the only nodes I can hear" in allow mode, and a loss
  * turns a cut or a perfect link into a lossy one.
+ *
+ * REPLACE carries the new list as MACFILTER_A_ENTRY nests (NLA_F_NESTED) at
+ * the top level of the message, one per entry, not inside one nest: an
+ * attribute is limited to 64 KiB, a message is not.  No ENTRY at all
+ * replaces with an empty list.
  */
 #ifndef _UAPI_LINUX_AH_MACFILTER_H
 #define _UAPI_LINUX_AH_MACFILTER_H
@@ -33,6 +38,7 @@ enum macfilter_mode {
 	MACFILTER_MODE_ALLOW,
 	__MACFILTER_MODE_MAX,
 };
+
 #define MACFILTER_MODE_MAX (__MACFILTER_MODE_MAX - 1)
 
 enum macfilter_cmd {
@@ -44,10 +50,11 @@ enum macfilter_cmd {
 	MACFILTER_CMD_ADD,		/* IFINDEX|IFNAME MAC [LOSS] */
 	MACFILTER_CMD_DEL,		/* IFINDEX|IFNAME MAC */
 	MACFILTER_CMD_FLUSH,		/* IFINDEX|IFNAME */
-	MACFILTER_CMD_REPLACE,		/* IFINDEX|IFNAME [MODE] ENTRIES */
+	MACFILTER_CMD_REPLACE,		/* IFINDEX|IFNAME [MODE] ENTRY... */
 	MACFILTER_CMD_GET_ENTRY,	/* dump: [IFINDEX|IFNAME] */
 	__MACFILTER_CMD_MAX,
 };
+
 #define MACFILTER_CMD_MAX (__MACFILTER_CMD_MAX - 1)
 
 enum macfilter_attr {
@@ -59,14 +66,14 @@ enum macfilter_attr {
 	MACFILTER_A_COUNT,		/* u32, entries on the list */
 	MACFILTER_A_MAC,		/* binary, ETH_ALEN */
 	MACFILTER_A_LOSS,		/* u8, percent; absent: mode default */
-	MACFILTER_A_ENTRIES,		/* nest of MACFILTER_A_ENTRY */
-	MACFILTER_A_ENTRY,		/* nest: MAC [LOSS] */
+	MACFILTER_A_ENTRY,		/* nest: MAC [LOSS]; repeated */
 	MACFILTER_A_DROPPED,		/* u64, frames dropped (entry/device) */
 	MACFILTER_A_SEEN,		/* u64, frames seen (device) */
 	MACFILTER_A_PASSED,		/* u64, frames passed (device) */
 	MACFILTER_A_PAD,
 	__MACFILTER_A_MAX,
 };
+
 #define MACFILTER_A_MAX (__MACFILTER_A_MAX - 1)
 
 #endif /* _UAPI_LINUX_AH_MACFILTER_H */

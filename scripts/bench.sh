@@ -1,0 +1,13 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench: boot the first test kernel (or KVERS) and run every benchmark
+# in bench/, in one guest; results go to build/bench.md and are quoted in
+# docs/benchmarks.md with this command to reproduce them.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+K=${KVERS:-$("$ROOT/scripts/kernels.sh" | head -1)}
+K=${K%% *}
+OUT=$ROOT/build/bench-$K.md
+"$ROOT/scripts/vm.sh" "$K" "for b in bench/*.sh; do echo \"## \$b\"; \$b; done" |
+	grep -v '^\[ *[0-9.]*\] ' | tee "$OUT"
+echo "bench: results in $OUT"

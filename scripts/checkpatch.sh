@@ -1,0 +1,24 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# checkpatch.pl --strict over our kernel code, from Debian's linux-source-6.1.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+CP=${CHECKPATCH:-}
+if [[ -z $CP ]]; then
+	SRC=$ROOT/build/linux-source-6.1
+	if [[ ! -x $SRC/scripts/checkpatch.pl ]]; then
+		tarball=$(ls /usr/src/linux-source-6.1.tar.* 2>/dev/null | head -1)
+		[[ -n $tarball ]] || { echo "install linux-source-6.1"; exit 1; }
+		mkdir -p "$SRC"
+		tar -xf "$tarball" -C "$SRC" --strip-components=1 \
+			--wildcards '*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
+			'*/scripts/const_structs.checkpatch'
+	fi
+	CP=$SRC/scripts/checkpatch.pl
+fi
+# Out of tree and built for several kernels: version checks are the point of
+# compat.h; iterator macros reuse their arguments as the kernel's own do.
+IGNORE=FILE_PATH_CHANGES,LINUX_VERSION_CODE,CONSTANT_COMPARISON,MACRO_ARG_REUSE
+find "$ROOT/kmod" "$ROOT/include" -name '*.[ch]' -print0 |
+	xargs -0 "$CP" --strict --no-tree --terse --show-types \
+		--ignore "$IGNORE" -f

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Tiny KTAP producer for the unit tests:
+ *
+ *	KTAP version 1
+ *	1..N
+ *	ok 1 description
+ *	not ok 2 description
+ *
+ * Diagnostics go to "# " lines before a result.
+ */
+#ifndef AH_KTAP_H
+#define AH_KTAP_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+static unsigned int ktap_planned, ktap_run, ktap_failed;
+
+static inline void ktap_plan(unsigned int n)
+{
+	ktap_planned = n;
+	printf("KTAP version 1\n1..%u\n", n);
+	fflush(stdout);
+}
+
+static inline void __attribute__((format(printf, 1, 2)))
+ktap_diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("# ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+static inline void __attribute__((format(printf, 2, 3)))
+ktap_result(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!ok)
+		ktap_failed++;
+	printf("%sok %u ", ok ? "" : "not ", ++ktap_run);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+static inline int ktap_finish(void)
+{
+	if (ktap_run != ktap_planned) {
+		ktap_diag("planned %u tests, ran %u", ktap_planned, ktap_run);
+		return EXIT_FAILURE;
+	}
+	return ktap_failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+#endif /* AH_KTAP_H */

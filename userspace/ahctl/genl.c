@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Generic netlink plumbing shared by all ahctl objects: namespaces, family
+ * lookup, request/ACK with extended ACK messages, dumps and notifications.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <linux/netlink.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+#include <netlink/netlink.h>
+#include <netlink/socket.h>
+
+#include "ahctl.h"
+#include "genl.h"
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK	270
+#endif
+
+#define EXTACK_MSG_MAX	512
+
+/* State of one request while its replies come in. */
+struct request {
+	genl_msg_cb cb;
+	void *arg;
+	bool done;
+	bool intr;		/* NLM_F_DUMP_INTR seen */
+	bool cb_failed;
+	uint32_t seq;		/* of the request */
+	int error;		/* errno reported by the kernel */
+	char ext[EXTACK_MSG_MAX];
+};
+
+static void oom(void)
+{
+	fprintf(stderr, PROG_NAME ": out of memory\n");
+}
+
+/* ---- network namespace ------------------------------------------------- */
+
+static int netns_enter(const char *name)
+{
+	static const char *const dirs[] = { "/run/netns", "/var/run/netns" };
+	char path[PATH_MAX];
+	int fd = -1, err = 0;
+	size_t i;
+
+	if (!*name || strchr(name, '/') || !strcmp(name, ".") ||
+	    !strcmp(name, "..")) {
+		fprintf(stderr, PROG_NAME ": invalid network namespace name '%s'\n",
+			name);
+		return -1;
+	}
+	for (i = 0; i < ARRAY_SIZE(dirs) && fd < 0; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dirs[i], name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 && !err)
+			err = errno;
+	}
+	if (fd < 0) {
+		fprintf(stderr, PROG_NAME ": cannot open network namespace \"%s\": %s\n",
+			name, strerror(err));
+		return -1;
+	}
+	if (setns(fd, CLONE_NEWNET)) {
+		fprintf(stderr, PROG_NAME ": cannot enter network namespace \"%s\": %s\n",
+			name, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/* ---- socket and family ------------------------------------------------- */
+
+static void set_flag(struct nl_sock *sk, int opt)
+{
+	int one = 1;
+
+	/* Older kernels lack some options; errors then just lose detail. */
+	setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, opt, &one, sizeof(one));
+}
+
+int genl_open(struct genl *g, const char *netns,
+	      const struct genl_family_desc *desc)
+{
+	static bool in_netns;
+	int err;
+
+	memset(g, 0, sizeof(*g));
+	g->desc = desc;
+	if (netns && !in_netns) {
+		if (netns_enter(netns))
+			return -1;
+		in_netns = true;
+	}
+	g->sk = nl_socket_alloc();
+	if (!g->sk) {
+		oom();
+		return -1;
+	}
+	err = genl_connect(g->sk);
+	if (err < 0) {
+		fprintf(stderr, PROG_NAME ": cannot open a generic netlink socket: %s\n",
+			nl_geterror(err));
+		goto fail;
+	}
+	set_flag(g->sk, NETLINK_EXT_ACK);
+	set_flag(g->sk, NETLINK_CAP_ACK);
+	nl_socket_enable_msg_peek(g->sk);
+
+	g->family = genl_ctrl_resolve(g->sk, desc->name);
+	if (g->family == -NLE_OBJ_NOTFOUND) {
+		fprintf(stderr, PROG_NAME ": %s: kernel module not loaded (modprobe %s)\n",
+			desc->name, desc->module);
+		goto fail;
+	}
+	if (g->family < 0) {
+		fprintf(stderr, PROG_NAME ": %s: cannot resolve the generic netlink family: %s\n",
+			desc->name, nl_geterror(g->family));
+		goto fail;
+	}
+	return 0;
+
+fail:
+	genl_close(g);
+	return -1;
+}
+
+void genl_close(struct genl *g)
+{
+	if (g->sk)
+		nl_socket_free(g->sk);
+	g->sk = NULL;
+}
+
+struct nl_msg *genl_new(struct genl *g, uint8_t cmd, int flags, size_t size)
+{
+	struct nl_msg *msg;
+
+	msg = size ? nlmsg_alloc_size(size) : nlmsg_alloc();
+	if (!msg) {
+		oom();
+		return NULL;
+	}
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, g->family, 0, flags,
+			 cmd, g->desc->version)) {
+		oom();
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+void genl_set_sndbuf(struct genl *g, size_t bytes)
+{
+	int fd = nl_socket_get_fd(g->sk);
+	int v = bytes > INT_MAX / 2 ? INT_MAX / 2 : (int)bytes;
+
+	/* FORCE ignores net.core.wmem_max but needs CAP_NET_ADMIN. */
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &v, sizeof(v)))
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, sizeof(v));
+}
+
+/* ---- replies ------------------------------------------------------------ */
+
+/*
+ * Extended ACK attributes follow the fixed part of an NLMSG_ERROR or
+ * NLMSG_DONE payload, @hlen bytes long; copy out the message, if any.
+ */
+static void extack_msg(const struct nlmsghdr *nlh, size_t hlen,
+		       char *buf, size_t size)
+{
+	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+	size_t plen;
+
+	buf[0] = '\0';
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS) ||
+	    nlh->nlmsg_len < NLMSG_HDRLEN)
+		return;
+	plen = nlh->nlmsg_len - NLMSG_HDRLEN;
+	hlen = NLMSG_ALIGN(hlen);
+	if (hlen >= plen)
+		return;
+	if (nla_parse(tb, NLMSGERR_ATTR_MAX,
+		      (struct nlattr *)((char *)nlmsg_data(nlh) + hlen),
+		      (int)(plen - hlen), NULL) < 0)
+		return;
+	if (tb[NLMSGERR_ATTR_MSG])
+		nla_strlcpy(buf, tb[NLMSGERR_ATTR_MSG], size);
+}
+
+/* Size of struct nlmsgerr plus the echoed request, unless capped. */
+static size_t nlmsgerr_len(const struct nlmsghdr *nlh,
+			   const struct nlmsgerr *e)
+{
+	size_t hlen = sizeof(*e);
+
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED) &&
+	    e->msg.nlmsg_len >= NLMSG_HDRLEN)
+		hlen += e->msg.nlmsg_len - NLMSG_HDRLEN;
+	return hlen;
+}
+
+static int err_cb(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
+{
+	/* libnl passes the payload; the header sits right in front of it. */
+	const struct nlmsghdr *nlh =
+		(const struct nlmsghdr *)((char *)e - NLMSG_HDRLEN);
+	struct request *r = arg;
+
+	(void)nla;
+	r->error = e->error < 0 ? -e->error : e->error;
+	extack_msg(nlh, nlmsgerr_len(nlh, e), r->ext, sizeof(r->ext));
+	r->done = true;
+	return NL_STOP;
+}
+
+static int ack_cb(struct nl_msg *msg, void *arg)
+{
+	const struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	const struct nlmsgerr *e = nlmsg_data(nlh);
+	struct request *r = arg;
+
+	/* A message on success is a warning. */
+	extack_msg(nlh, nlmsgerr_len(nlh, e), r->ext, sizeof(r->ext));
+	if (r->ext[0])
+		fprintf(stderr, PROG_NAME ": warning: %s\n", r->ext);
+	r->done = true;
+	return NL_STOP;
+}
+
+/* End of a dump: the payload is an int, a negative errno on failure. */
+static int finish_cb(struct nl_msg *msg, void *arg)
+{
+	const struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct request *r = arg;
+	int err = 0;
+
+	if (nlh->nlmsg_len >= NLMSG_HDRLEN + sizeof(err))
+		memcpy(&err, nlmsg_data(nlh), sizeof(err));
+	if (err < 0) {
+		r->error = -err;
+		extack_msg(nlh, sizeof(err), r->ext, sizeof(r->ext));
+	}
+	if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
+		r->intr = true;
+	r->done = true;
+	return NL_STOP;
+}
+
+static int valid_cb(struct nl_msg *msg, void *arg)
+{
+	struct request *r = arg;
+
+	if (nlmsg_hdr(msg)->nlmsg_flags & NLM_F_DUMP_INTR)
+		r->intr = true;
+	if (r->cb && r->cb(msg, r->arg) < 0) {
+		r->cb_failed = true;
+		return NL_STOP;
+	}
+	return NL_OK;
+}
+
+static int ok_cb(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	(void)arg;
+	return NL_OK;
+}
+
+/* Skip leftovers of an earlier request instead of failing on them. */
+static int seq_cb(struct nl_msg *msg, void *arg)
+{
+	struct request *r = arg;
+
+	return nlmsg_hdr(msg)->nlmsg_seq == r->seq ? NL_OK : NL_SKIP;
+}
+
+static void kernel_error(int err, const char *ext)
+{
+	if (ext[0])
+		fprintf(stderr, PROG_NAME ": %s: %s\n", strerror(err), ext);
+	else
+		fprintf(stderr, PROG_NAME ": %s\n", strerror(err));
+}
+
+static struct nl_cb *request_cb(struct request *r)
+{
+	struct nl_cb *cb = nl_cb_alloc(NL_CB_CUSTOM);
+
+	if (!cb) {
+		oom();
+		return NULL;
+	}
+	nl_cb_err(cb, NL_CB_CUSTOM, err_cb, r);
+	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, ack_cb, r);
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, finish_cb, r);
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, valid_cb, r);
+	/* Seen in valid_cb; keep libnl from failing the whole dump. */
+	nl_cb_set(cb, NL_CB_DUMP_INTR, NL_CB_CUSTOM, ok_cb, r);
+	nl_cb_set(cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, seq_cb, r);
+	return cb;
+}
+
+static int send_request(struct genl *g, struct nl_msg *msg, uint32_t *seq)
+{
+	unsigned int len = nlmsg_hdr(msg)->nlmsg_len;
+	int err;
+
+	errno = 0;
+	err = nl_send_auto(g->sk, msg);
+	/* libnl maps EMSGSIZE to an unspecific error; look at errno. */
+	if (err < 0 && errno == EMSGSIZE)
+		err = -NLE_MSGSIZE;
+	*seq = nlmsg_hdr(msg)->nlmsg_seq;
+	nlmsg_free(msg);
+	if (err == -NLE_MSGSIZE) {
+		fprintf(stderr, PROG_NAME ": request of %u bytes is too large for the netlink socket (%s); raise net.core.wmem_max or run with CAP_NET_ADMIN\n",
+			len, strerror(EMSGSIZE));
+		return -1;
+	}
+	if (err < 0) {
+		fprintf(stderr, PROG_NAME ": cannot send request: %s\n",
+			nl_geterror(err));
+		return -1;
+	}
+	return 0;
+}
+
+int genl_request(struct genl *g, struct nl_msg *msg, genl_msg_cb cb,
+		 void *arg)
+{
+	struct request r = { .cb = cb, .arg = arg };
+	struct nl_cb *nlcb;
+	int err;
+
+	nlcb = request_cb(&r);
+	if (!nlcb) {
+		nlmsg_free(msg);
+		return -1;
+	}
+	if (send_request(g, msg, &r.seq)) {
+		nl_cb_put(nlcb);
+		return -1;
+	}
+	while (!r.done && !r.cb_failed) {
+		err = nl_recvmsgs(g->sk, nlcb);
+		if (r.done || r.cb_failed)
+			break;
+		if (err < 0) {
+			fprintf(stderr, PROG_NAME ": netlink: %s\n",
+				nl_geterror(err));
+			nl_cb_put(nlcb);
+			return -1;
+		}
+	}
+	nl_cb_put(nlcb);
+	if (r.error) {
+		kernel_error(r.error, r.ext);
+		return -1;
+	}
+	if (r.cb_failed)
+		return -1;
+	return r.intr ? GENL_DUMP_INTR : 0;
+}
+
+/* ---- notifications ---------------------------------------------------- */
+
+int genl_subscribe(struct genl *g, const char *group)
+{
+	int grp, err;
+
+	grp = genl_ctrl_resolve_grp(g->sk, g->desc->name, group);
+	if (grp < 0) {
+		fprintf(stderr, PROG_NAME ": %s: no multicast group \"%s\": %s\n",
+			g->desc->name, group, nl_geterror(grp));
+		return -1;
+	}
+	err = nl_socket_add_membership(g->sk, grp);
+	if (err < 0) {
+		fprintf(stderr, PROG_NAME ": %s: cannot join multicast group \"%s\": %s\n",
+			g->desc->name, group, nl_geterror(err));
+		return -1;
+	}
+	/* Notifications carry sequence number 0. */
+	nl_socket_disable_seq_check(g->sk);
+	return 0;
+}
+
+static volatile sig_atomic_t stop_listening;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_listening = 1;
+}
+
+/*
+ * Handle SIGINT/SIGTERM, blocked except while waiting in ppoll(), so a
+ * signal cannot slip in between the check of the flag and the wait.
+ */
+static void signals_setup(sigset_t *orig, sigset_t *wait_mask)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t block;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, orig);
+	*wait_mask = *orig;
+	sigdelset(wait_mask, SIGINT);
+	sigdelset(wait_mask, SIGTERM);
+}
+
+static int listen_loop(struct genl *g, struct nl_cb *nlcb, struct request *r,
+		       const sigset_t *wait_mask)
+{
+	struct pollfd pfd = { .fd = nl_socket_get_fd(g->sk), .events = POLLIN };
+	int err;
+
+	while (!stop_listening) {
+		if (ppoll(&pfd, 1, NULL, wait_mask) < 0) {
+			if (errno == EINTR)
+				continue;
+			fprintf(stderr, PROG_NAME ": poll: %s\n",
+				strerror(errno));
+			return -1;
+		}
+		err = nl_recvmsgs(g->sk, nlcb);
+		if (r->cb_failed)
+			return -1;
+		if (err == -NLE_NOMEM) {
+			/* ENOBUFS: the receive queue overflowed */
+			fprintf(stderr, PROG_NAME ": warning: notifications were lost (receive buffer overrun)\n");
+		} else if (err < 0 && err != -NLE_AGAIN) {
+			fprintf(stderr, PROG_NAME ": netlink: %s\n",
+				nl_geterror(err));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int genl_listen(struct genl *g, genl_msg_cb cb, void *arg)
+{
+	struct request r = { .cb = cb, .arg = arg };
+	sigset_t orig, wait_mask;
+	struct nl_cb *nlcb;
+	int ret;
+
+	nlcb = nl_cb_alloc(NL_CB_CUSTOM);
+	if (!nlcb) {
+		oom();
+		return -1;
+	}
+	nl_cb_set(nlcb, NL_CB_VALID, NL_CB_CUSTOM, valid_cb, &r);
+	nl_cb_set(nlcb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, ok_cb, NULL);
+	nl_socket_set_nonblocking(g->sk);
+	signals_setup(&orig, &wait_mask);
+	ret = listen_loop(g, nlcb, &r, &wait_mask);
+	sigprocmask(SIG_SETMASK, &orig, NULL);
+	nl_cb_put(nlcb);
+	return ret;
+}
+
+int genl_parse(struct genl *g, struct nl_msg *msg, uint8_t *cmd,
+	       struct nlattr **tb, int max)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct genlmsghdr *gh;
+
+	if (nlh->nlmsg_type != g->family || !genlmsg_valid_hdr(nlh, 0))
+		return -1;
+	gh = nlmsg_data(nlh);
+	*cmd = gh->cmd;
+	if (genlmsg_parse(nlh, 0, tb, max, NULL) < 0)
+		return -1;
+	return 0;
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared generic netlink helpers on top of libnl-genl-3.
+ *
+ * Every helper that fails prints a message to stderr ("ahctl: ...") and
+ * returns a negative value, so callers only map that to EXIT_ERR.
+ */
+#ifndef AHCTL_GENL_H
+#define AHCTL_GENL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <netlink/attr.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+
+/* What a subcommand talks to. */
+struct genl_family_desc {
+	const char *name;	/* generic netlink family */
+	uint8_t version;
+	const char *module;	/* kernel module that provides it */
+};
+
+struct genl {
+	struct nl_sock *sk;
+	int family;
+	const struct genl_family_desc *desc;
+};
+
+/* Called for each reply or notification; return 0, or < 0 to abort. */
+typedef int (*genl_msg_cb)(struct nl_msg *msg, void *arg);
+
+/*
+ * Enter network namespace @netns (NULL: stay) the first time, connect and
+ * resolve the family.  An unknown family is reported as "module not loaded".
+ */
+int genl_open(struct genl *g, const char *netns,
+	      const struct genl_family_desc *desc);
+void genl_close(struct genl *g);
+
+/* A request for @cmd; @size 0 is the libnl default (one page). */
+struct nl_msg *genl_new(struct genl *g, uint8_t cmd, int flags, size_t size);
+
+/* Let the socket send a message of @bytes (may need CAP_NET_ADMIN). */
+void genl_set_sndbuf(struct genl *g, size_t bytes);
+
+/*
+ * Send @msg (always freed) and wait for the ACK, or the end of a dump;
+ * @cb sees every reply.  Returns 0, GENL_DUMP_INTR when the kernel flagged
+ * the dump as inconsistent (nothing printed; the caller may retry), or -1
+ * after printing the error (with the kernel's extack message).
+ */
+#define GENL_DUMP_INTR	1
+int genl_request(struct genl *g, struct nl_msg *msg, genl_msg_cb cb,
+		 void *arg);
+
+/* Join multicast group @group of the family. */
+int genl_subscribe(struct genl *g, const char *group);
+
+/* Pass notifications to @cb until SIGINT or SIGTERM; 0 then. */
+int genl_listen(struct genl *g, genl_msg_cb cb, void *arg);
+
+/*
+ * Parse a genl message of our family: command into @cmd, attributes into
+ * @tb[0..@max] (unknown ones ignored).  -1 if it is not one of ours.
+ */
+int genl_parse(struct genl *g, struct nl_msg *msg, uint8_t *cmd,
+	       struct nlattr **tb, int max);
+
+/* Attribute getters that refuse attributes with too short a payload. */
+static inline bool attr_u8(const struct nlattr *a, uint8_t *v)
+{
+	if (!a || nla_len(a) < (int)sizeof(*v))
+		return false;
+	*v = nla_get_u8(a);
+	return true;
+}
+
+static inline bool attr_u32(const struct nlattr *a, uint32_t *v)
+{
+	if (!a || nla_len(a) < (int)sizeof(*v))
+		return false;
+	*v = nla_get_u32(a);
+	return true;
+}
+
+static inline bool attr_u64(const struct nlattr *a, uint64_t *v)
+{
+	if (!a || nla_len(a) < (int)sizeof(*v))
+		return false;
+	memcpy(v, nla_data(a), sizeof(*v));
+	return true;
+}
+
+static inline bool attr_bin(const struct nlattr *a, void *buf, size_t len)
+{
+	if (!a || nla_len(a) < (int)len)
+		return false;
+	memcpy(buf, nla_data(a), len);
+	return true;
+}
+
+static inline bool attr_str(const struct nlattr *a, char *buf, size_t size)
+{
+	if (!a)
+		return false;
+	nla_strlcpy(buf, a, size);
+	return true;
+}
+
+#endif /* AHCTL_GENL_H */

@@ -1,0 +1,849 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ahctl macfilter: configure the macfilter kernel module over generic
+ * netlink (see include/uapi/linux/ah_macfilter.h).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <net/if.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/ah_macfilter.h>
+
+#include "ahctl.h"
+#include "genl.h"
+#include "json.h"
+#include "maclist.h"
+
+static const struct genl_family_desc macfilter_family = {
+	.name = MACFILTER_GENL_NAME,
+	.version = MACFILTER_GENL_VERSION,
+	.module = "macfilter",
+};
+
+/* Netlink attributes are at most this long (nla_len is 16 bits). */
+
+/* Show: how often to restart a dump the kernel flagged as inconsistent. */
+#define DUMP_TRIES	5
+
+/* ---- command line -------------------------------------------------------- */
+
+/* Arguments, as bits of mf_args.given and mf_cmd.allowed/required */
+enum {
+	A_DEV	= 1 << 0,
+	A_MODE	= 1 << 1,
+	A_MAX	= 1 << 2,
+	A_LOSS	= 1 << 3,
+	A_MAC	= 1 << 4,
+	A_FILE	= 1 << 5,
+};
+
+struct mf_args {
+	unsigned int given;
+	const char *dev;
+	uint8_t mode;
+	uint32_t max_entries;
+	unsigned char loss;
+	unsigned char mac[MAC_LEN];
+	const char *file;
+};
+
+struct mf_cmd {
+	const char *name;
+	int (*run)(const struct mf_cmd *c, const struct mf_args *a);
+	uint8_t genl_cmd;
+	unsigned int allowed;
+	unsigned int required;
+	const char *args;
+};
+
+static int do_simple(const struct mf_cmd *c, const struct mf_args *a);
+static int do_load(const struct mf_cmd *c, const struct mf_args *a);
+static int do_show(const struct mf_cmd *c, const struct mf_args *a);
+static int do_monitor(const struct mf_cmd *c, const struct mf_args *a);
+
+static const struct mf_cmd mf_cmds[] = {
+	{ "attach", do_simple, MACFILTER_CMD_ATTACH, A_DEV | A_MODE | A_MAX,
+	  A_DEV, "dev DEV [mode deny|allow] [max_entries N]" },
+	{ "detach", do_simple, MACFILTER_CMD_DETACH, A_DEV, A_DEV,
+	  "dev DEV" },
+	{ "set", do_simple, MACFILTER_CMD_SET, A_DEV | A_MODE | A_MAX,
+	  A_DEV, "dev DEV [mode deny|allow] [max_entries N]" },
+	{ "add", do_simple, MACFILTER_CMD_ADD, A_DEV | A_MAC | A_LOSS,
+	  A_DEV | A_MAC, "dev DEV MAC [loss N]" },
+	{ "del", do_simple, MACFILTER_CMD_DEL, A_DEV | A_MAC, A_DEV | A_MAC,
+	  "dev DEV MAC" },
+	{ "flush", do_simple, MACFILTER_CMD_FLUSH, A_DEV, A_DEV, "dev DEV" },
+	{ "load", do_load, MACFILTER_CMD_REPLACE, A_DEV | A_FILE | A_MODE,
+	  A_DEV | A_FILE, "dev DEV FILE [mode deny|allow]" },
+	{ "show", do_show, MACFILTER_CMD_GET_DEV, A_DEV, 0, "[dev DEV]" },
+	{ "monitor", do_monitor, 0, 0, 0, "" },
+};
+
+static const char *const mode_names[] = {
+	[MACFILTER_MODE_DENY] = "deny",
+	[MACFILTER_MODE_ALLOW] = "allow",
+};
+
+static const char *const event_names[] = {
+	[MACFILTER_CMD_ATTACH] = "attach",
+	[MACFILTER_CMD_DETACH] = "detach",
+	[MACFILTER_CMD_SET] = "set",
+	[MACFILTER_CMD_GET_DEV] = "get_dev",
+	[MACFILTER_CMD_ADD] = "add",
+	[MACFILTER_CMD_DEL] = "del",
+	[MACFILTER_CMD_FLUSH] = "flush",
+	[MACFILTER_CMD_REPLACE] = "replace",
+	[MACFILTER_CMD_GET_ENTRY] = "get_entry",
+};
+
+static const char *mode_name(uint8_t mode)
+{
+	if (mode < ARRAY_SIZE(mode_names) && mode_names[mode])
+		return mode_names[mode];
+	return "unknown";
+}
+
+static const char *event_name(uint8_t cmd)
+{
+	if (cmd < ARRAY_SIZE(event_names) && event_names[cmd])
+		return event_names[cmd];
+	return "unknown";
+}
+
+static void cmd_usage(FILE *f, const struct mf_cmd *c)
+{
+	fprintf(f, "Usage: " PROG_NAME " [-j [-p]] [-n NETNS] macfilter %s%s%s\n",
+		c->name, c->args[0] ? " " : "", c->args);
+}
+
+static int __attribute__((format(printf, 2, 3)))
+usage_err(const struct mf_cmd *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG_NAME ": macfilter %s: ", c->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	cmd_usage(stderr, c);
+	return -1;
+}
+
+void macfilter_help(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "Usage: " PROG_NAME " [-j [-p]] [-n NETNS] macfilter COMMAND [ARGS]\n\n");
+	fprintf(f, "Drop received frames by source MAC address.\n\nCommands:\n");
+	for (i = 0; i < ARRAY_SIZE(mf_cmds); i++)
+		fprintf(f, "  macfilter %s%s%s\n", mf_cmds[i].name,
+			mf_cmds[i].args[0] ? " " : "", mf_cmds[i].args);
+	fprintf(f, "  macfilter help\n\n"
+		"DEV    network interface name\n"
+		"MAC    source address, aa:bb:cc:dd:ee:ff or aa-bb-cc-dd-ee-ff\n"
+		"N      loss: drop probability in percent, 0..100;\n"
+		"       max_entries: 1..%d (default %d)\n"
+		"FILE   one 'MAC [loss N]' per line, '#' comments; '-' is stdin\n"
+		"mode   deny: drop listed sources (the default)\n"
+		"       allow: drop all but listed sources\n",
+		MACFILTER_LIMIT_MAX_ENTRIES, MACFILTER_DEFAULT_MAX_ENTRIES);
+}
+
+static int parse_dev(const struct mf_cmd *c, const char *s, struct mf_args *a)
+{
+	if (!*s)
+		return usage_err(c, "empty device name");
+	if (strlen(s) >= IFNAMSIZ)
+		return usage_err(c, "device name '%s' is too long (at most %d bytes)",
+				 s, IFNAMSIZ - 1);
+	a->dev = s;
+	return 0;
+}
+
+static int parse_mode(const struct mf_cmd *c, const char *s, struct mf_args *a)
+{
+	if (!strcmp(s, "deny"))
+		a->mode = MACFILTER_MODE_DENY;
+	else if (!strcmp(s, "allow"))
+		a->mode = MACFILTER_MODE_ALLOW;
+	else
+		return usage_err(c, "invalid mode '%s' (deny or allow)", s);
+	return 0;
+}
+
+static int parse_max(const struct mf_cmd *c, const char *s, struct mf_args *a)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end || errno || v > UINT32_MAX)
+		return usage_err(c, "invalid max_entries '%s' (1..%d)", s,
+				 MACFILTER_LIMIT_MAX_ENTRIES);
+	/* The range is the kernel's to check. */
+	a->max_entries = (uint32_t)v;
+	return 0;
+}
+
+static int parse_loss(const struct mf_cmd *c, const char *s, struct mf_args *a)
+{
+	if (mac_loss_parse(s, &a->loss))
+		return usage_err(c, "invalid loss '%s' (integer 0..%d)", s,
+				 MACFILTER_LOSS_MAX);
+	return 0;
+}
+
+static int parse_mac(const struct mf_cmd *c, const char *s, struct mf_args *a)
+{
+	if (mac_parse(s, a->mac))
+		return usage_err(c, "invalid MAC address '%s'", s);
+	if (mac_is_multicast(a->mac))
+		return usage_err(c, "multicast MAC %s cannot be a source address",
+				 s);
+	return 0;
+}
+
+static const struct keyword {
+	const char *name;
+	unsigned int flag;
+	int (*parse)(const struct mf_cmd *c, const char *s, struct mf_args *a);
+} keywords[] = {
+	{ "dev", A_DEV, parse_dev },
+	{ "mode", A_MODE, parse_mode },
+	{ "max_entries", A_MAX, parse_max },
+	{ "loss", A_LOSS, parse_loss },
+};
+
+static const struct keyword *keyword_find(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(keywords); i++)
+		if (!strcmp(s, keywords[i].name))
+			return &keywords[i];
+	return NULL;
+}
+
+static int parse_keyword(const struct mf_cmd *c, const struct keyword *k,
+			 const char *value, struct mf_args *a)
+{
+	if (!(c->allowed & k->flag))
+		return usage_err(c, "'%s' is not an argument of this command",
+				 k->name);
+	if (a->given & k->flag)
+		return usage_err(c, "'%s' given twice", k->name);
+	if (!value)
+		return usage_err(c, "'%s' needs a value", k->name);
+	if (k->parse(c, value, a))
+		return -1;
+	a->given |= k->flag;
+	return 0;
+}
+
+static int parse_positional(const struct mf_cmd *c, const char *s,
+			    struct mf_args *a)
+{
+	if ((c->allowed & A_MAC) && !(a->given & A_MAC)) {
+		if (parse_mac(c, s, a))
+			return -1;
+		a->given |= A_MAC;
+	} else if ((c->allowed & A_FILE) && !(a->given & A_FILE)) {
+		a->file = s;
+		a->given |= A_FILE;
+	} else {
+		return usage_err(c, "unexpected argument '%s'", s);
+	}
+	return 0;
+}
+
+static int check_required(const struct mf_cmd *c, const struct mf_args *a)
+{
+	unsigned int missing = c->required & ~a->given;
+
+	if (missing & A_DEV)
+		return usage_err(c, "missing 'dev DEV'");
+	if (missing & A_MAC)
+		return usage_err(c, "missing MAC address");
+	if (missing & A_FILE)
+		return usage_err(c, "missing FILE");
+	if (c->genl_cmd == MACFILTER_CMD_SET && !(a->given & (A_MODE | A_MAX)))
+		return usage_err(c, "nothing to set (mode, max_entries)");
+	return 0;
+}
+
+static int parse_args(const struct mf_cmd *c, int argc, char **argv,
+		      struct mf_args *a)
+{
+	const struct keyword *k;
+	int i;
+
+	memset(a, 0, sizeof(*a));
+	for (i = 0; i < argc; i++) {
+		k = keyword_find(argv[i]);
+		if (k) {
+			if (parse_keyword(c, k, i + 1 < argc ? argv[i + 1] :
+					  NULL, a))
+				return -1;
+			i++;
+		} else if (parse_positional(c, argv[i], a)) {
+			return -1;
+		}
+	}
+	return check_required(c, a);
+}
+
+/* ---- changes ------------------------------------------------------------- */
+
+/* A request carrying every argument given (parse_args checked which). */
+static struct nl_msg *mf_msg(struct genl *g, uint8_t cmd, int flags,
+			     const struct mf_args *a, size_t size)
+{
+	struct nl_msg *msg = genl_new(g, cmd, flags, size);
+
+	if (!msg)
+		return NULL;
+	if ((a->dev && nla_put_string(msg, MACFILTER_A_IFNAME, a->dev)) ||
+	    ((a->given & A_MODE) &&
+	     nla_put_u8(msg, MACFILTER_A_MODE, a->mode)) ||
+	    ((a->given & A_MAX) &&
+	     nla_put_u32(msg, MACFILTER_A_MAX_ENTRIES, a->max_entries)) ||
+	    ((a->given & A_MAC) &&
+	     nla_put(msg, MACFILTER_A_MAC, MAC_LEN, a->mac)) ||
+	    ((a->given & A_LOSS) &&
+	     nla_put_u8(msg, MACFILTER_A_LOSS, a->loss))) {
+		fprintf(stderr, PROG_NAME ": out of memory\n");
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+static int do_simple(const struct mf_cmd *c, const struct mf_args *a)
+{
+	struct nl_msg *msg;
+	struct genl g;
+	int ret = EXIT_ERR;
+
+	if (genl_open(&g, opts.netns, &macfilter_family))
+		return EXIT_ERR;
+	msg = mf_msg(&g, c->genl_cmd, 0, a, 0);
+	if (msg && !genl_request(&g, msg, NULL, NULL))
+		ret = EXIT_OK;
+	genl_close(&g);
+	return ret;
+}
+
+static int read_list(const char *file, struct maclist *list)
+{
+	const char *name = file;
+	char err[512];
+	FILE *f = stdin;
+	int ret;
+
+	if (strcmp(file, "-")) {
+		f = fopen(file, "r");
+		if (!f) {
+			fprintf(stderr, PROG_NAME ": %s: %s\n", file,
+				strerror(errno));
+			return -1;
+		}
+	} else {
+		name = "<stdin>";
+	}
+	ret = maclist_parse_file(list, name, f, MACFILTER_LIMIT_MAX_ENTRIES,
+				 err, sizeof(err));
+	if (f != stdin)
+		fclose(f);
+	if (ret)
+		fprintf(stderr, "%s\n", err);
+	return ret;
+}
+
+static size_t replace_msg_size(size_t count)
+{
+	size_t entry = nla_total_size(0) + nla_total_size(MAC_LEN) +
+		       nla_total_size(1);
+
+	return NLMSG_HDRLEN + GENL_HDRLEN + nla_total_size(IFNAMSIZ) +
+	       nla_total_size(1) + count * entry + 64;
+}
+
+static int put_entry(struct nl_msg *msg, const struct maclist_entry *e)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(msg, MACFILTER_A_ENTRY | NLA_F_NESTED);
+	if (!nest || nla_put(msg, MACFILTER_A_MAC, MAC_LEN, e->mac) ||
+	    (e->has_loss && nla_put_u8(msg, MACFILTER_A_LOSS, e->loss)))
+		return -1;
+	return nla_nest_end(msg, nest) < 0 ? -1 : 0;
+}
+
+/*
+ * One top-level MACFILTER_A_ENTRY per entry: an attribute is limited to
+ * 64 KiB, the message is not, so a full list (65536 entries) fits.
+ */
+static int put_entries(struct nl_msg *msg, const struct maclist *list)
+{
+	size_t i;
+
+	for (i = 0; i < list->count; i++) {
+		if (put_entry(msg, &list->entries[i])) {
+			fprintf(stderr, PROG_NAME ": out of memory building the request\n");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int do_load(const struct mf_cmd *c, const struct mf_args *a)
+{
+	struct maclist list;
+	struct nl_msg *msg = NULL;
+	struct genl g;
+	int ret = EXIT_ERR;
+
+	maclist_init(&list);
+	/* Nothing goes to the kernel unless the whole file is good. */
+	if (read_list(a->file, &list))
+		return EXIT_ERR;
+	if (genl_open(&g, opts.netns, &macfilter_family))
+		goto out_list;
+	msg = mf_msg(&g, c->genl_cmd, 0, a, replace_msg_size(list.count));
+	if (!msg)
+		goto out;
+	if (put_entries(msg, &list)) {
+		nlmsg_free(msg);
+		goto out;
+	}
+	genl_set_sndbuf(&g, nlmsg_hdr(msg)->nlmsg_len + 4096);
+	if (!genl_request(&g, msg, NULL, NULL))
+		ret = EXIT_OK;
+out:
+	genl_close(&g);
+out_list:
+	maclist_free(&list);
+	return ret;
+}
+
+/* ---- show ---------------------------------------------------------------- */
+
+struct dev_row {
+	uint32_t ifindex;
+	char ifname[IFNAMSIZ];
+	uint8_t mode;
+	uint32_t max_entries;
+	uint32_t count;
+	uint64_t seen;
+	uint64_t passed;
+	uint64_t dropped;
+};
+
+struct entry_row {
+	uint32_t ifindex;
+	size_t seq;		/* dump order, to keep it when sorting */
+	unsigned char mac[MAC_LEN];
+	bool has_loss;
+	uint8_t loss;
+	uint64_t dropped;
+};
+
+struct show {
+	struct genl *g;
+	struct dev_row *devs;
+	size_t ndevs, adevs;
+	struct entry_row *ents;
+	size_t nents, aents;
+};
+
+/* Make room for one more element of @size bytes in *@p. */
+static int grow(void **p, size_t *alloc, size_t n, size_t size)
+{
+	size_t want = *alloc ? 2 * *alloc : 16;
+	void *q;
+
+	if (n < *alloc)
+		return 0;
+	if (want > SIZE_MAX / size)
+		goto nomem;
+	q = realloc(*p, want * size);
+	if (!q)
+		goto nomem;
+	*p = q;
+	*alloc = want;
+	return 0;
+
+nomem:
+	fprintf(stderr, PROG_NAME ": out of memory\n");
+	return -1;
+}
+
+static int dev_cb(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[MACFILTER_A_MAX + 1];
+	struct show *s = arg;
+	struct dev_row *d;
+	uint8_t cmd;
+
+	if (genl_parse(s->g, msg, &cmd, tb, MACFILTER_A_MAX) ||
+	    cmd != MACFILTER_CMD_GET_DEV)
+		return 0;
+	if (grow((void **)&s->devs, &s->adevs, s->ndevs, sizeof(*d)))
+		return -1;
+	d = &s->devs[s->ndevs];
+	memset(d, 0, sizeof(*d));
+	if (!attr_u32(tb[MACFILTER_A_IFINDEX], &d->ifindex))
+		return 0;
+	attr_str(tb[MACFILTER_A_IFNAME], d->ifname, sizeof(d->ifname));
+	attr_u8(tb[MACFILTER_A_MODE], &d->mode);
+	attr_u32(tb[MACFILTER_A_MAX_ENTRIES], &d->max_entries);
+	attr_u32(tb[MACFILTER_A_COUNT], &d->count);
+	attr_u64(tb[MACFILTER_A_SEEN], &d->seen);
+	attr_u64(tb[MACFILTER_A_PASSED], &d->passed);
+	attr_u64(tb[MACFILTER_A_DROPPED], &d->dropped);
+	s->ndevs++;
+	return 0;
+}
+
+static int entry_cb(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[MACFILTER_A_MAX + 1];
+	struct show *s = arg;
+	struct entry_row *e;
+	uint8_t cmd;
+
+	if (genl_parse(s->g, msg, &cmd, tb, MACFILTER_A_MAX) ||
+	    cmd != MACFILTER_CMD_GET_ENTRY)
+		return 0;
+	if (grow((void **)&s->ents, &s->aents, s->nents, sizeof(*e)))
+		return -1;
+	e = &s->ents[s->nents];
+	memset(e, 0, sizeof(*e));
+	if (!attr_u32(tb[MACFILTER_A_IFINDEX], &e->ifindex) ||
+	    !attr_bin(tb[MACFILTER_A_MAC], e->mac, MAC_LEN))
+		return 0;
+	e->has_loss = attr_u8(tb[MACFILTER_A_LOSS], &e->loss);
+	attr_u64(tb[MACFILTER_A_DROPPED], &e->dropped);
+	e->seq = s->nents++;
+	return 0;
+}
+
+static void show_reset(struct show *s)
+{
+	s->ndevs = 0;
+	s->nents = 0;
+}
+
+static void show_free(struct show *s)
+{
+	free(s->devs);
+	free(s->ents);
+}
+
+/* 0, GENL_DUMP_INTR, or -1 */
+static int show_query(struct show *s, const struct mf_args *a)
+{
+	int flags = a->dev ? 0 : NLM_F_DUMP;
+	struct nl_msg *msg;
+	int r1, r2;
+
+	msg = mf_msg(s->g, MACFILTER_CMD_GET_DEV, flags, a, 0);
+	if (!msg)
+		return -1;
+	r1 = genl_request(s->g, msg, dev_cb, s);
+	if (r1 < 0)
+		return -1;
+	msg = mf_msg(s->g, MACFILTER_CMD_GET_ENTRY, NLM_F_DUMP, a, 0);
+	if (!msg)
+		return -1;
+	r2 = genl_request(s->g, msg, entry_cb, s);
+	if (r2 < 0)
+		return -1;
+	return r1 || r2 ? GENL_DUMP_INTR : 0;
+}
+
+static int entry_cmp(const void *x, const void *y)
+{
+	const struct entry_row *a = x, *b = y;
+
+	if (a->ifindex != b->ifindex)
+		return a->ifindex < b->ifindex ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* First entry of @ifindex in the sorted entries, and how many there are. */
+static const struct entry_row *dev_entries(const struct show *s,
+					   uint32_t ifindex, size_t *n)
+{
+	size_t lo = 0, hi = s->nents, mid, end;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (s->ents[mid].ifindex < ifindex)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (end = lo; end < s->nents && s->ents[end].ifindex == ifindex;)
+		end++;
+	*n = end - lo;
+	return s->ents + lo;
+}
+
+static void print_dev_text(const struct dev_row *d,
+			   const struct entry_row *e, size_t n)
+{
+	char mac[MAC_STR_LEN];
+	size_t i;
+
+	printf("%s: mode %s entries %" PRIu32 "/%" PRIu32 " seen %" PRIu64
+	       " passed %" PRIu64 " dropped %" PRIu64 "\n",
+	       d->ifname, mode_name(d->mode), d->count, d->max_entries,
+	       d->seen, d->passed, d->dropped);
+	for (i = 0; i < n; i++) {
+		printf("\t%s", mac_format(e[i].mac, mac));
+		if (e[i].has_loss)
+			printf(" loss %u", e[i].loss);
+		printf(" dropped %" PRIu64 "\n", e[i].dropped);
+	}
+}
+
+static void print_dev_json(struct json *j, const struct dev_row *d,
+			   const struct entry_row *e, size_t n)
+{
+	char mac[MAC_STR_LEN];
+	size_t i;
+
+	json_obj_open(j);
+	json_kv_u64(j, "ifindex", d->ifindex);
+	json_kv_str(j, "ifname", d->ifname);
+	json_kv_str(j, "mode", mode_name(d->mode));
+	json_kv_u64(j, "max_entries", d->max_entries);
+	json_kv_u64(j, "count", d->count);
+	json_kv_u64(j, "dropped", d->dropped);
+	json_kv_u64(j, "seen", d->seen);
+	json_kv_u64(j, "passed", d->passed);
+	json_key(j, "entries");
+	json_arr_open(j);
+	for (i = 0; i < n; i++) {
+		json_obj_open(j);
+		json_kv_str(j, "mac", mac_format(e[i].mac, mac));
+		if (e[i].has_loss)
+			json_kv_u64(j, "loss", e[i].loss);
+		json_kv_u64(j, "dropped", e[i].dropped);
+		json_obj_close(j);
+	}
+	json_arr_close(j);
+	json_obj_close(j);
+}
+
+static void show_print(struct show *s)
+{
+	const struct entry_row *e;
+	struct json j;
+	size_t i, n;
+
+	qsort(s->ents, s->nents, sizeof(*s->ents), entry_cmp);
+	json_init(&j, stdout, opts.pretty);
+	if (opts.json)
+		json_arr_open(&j);
+	for (i = 0; i < s->ndevs; i++) {
+		e = dev_entries(s, s->devs[i].ifindex, &n);
+		if (opts.json)
+			print_dev_json(&j, &s->devs[i], e, n);
+		else
+			print_dev_text(&s->devs[i], e, n);
+	}
+	if (opts.json)
+		json_arr_close(&j);
+}
+
+static int do_show(const struct mf_cmd *c, const struct mf_args *a)
+{
+	struct show s = { 0 };
+	struct genl g;
+	int tries, r = -1;
+
+	(void)c;
+	if (genl_open(&g, opts.netns, &macfilter_family))
+		return EXIT_ERR;
+	s.g = &g;
+	for (tries = 0; tries < DUMP_TRIES; tries++) {
+		show_reset(&s);
+		r = show_query(&s, a);
+		if (r != GENL_DUMP_INTR)
+			break;
+	}
+	if (r == GENL_DUMP_INTR)
+		fprintf(stderr, PROG_NAME ": the lists kept changing during the dump; try again\n");
+	if (!r)
+		show_print(&s);
+	show_free(&s);
+	genl_close(&g);
+	return r ? EXIT_ERR : EXIT_OK;
+}
+
+/* ---- monitor ------------------------------------------------------------- */
+
+static void print_event_text(uint8_t cmd, struct nlattr **tb)
+{
+	char name[IFNAMSIZ], mac_str[MAC_STR_LEN];
+	unsigned char mac[MAC_LEN];
+	uint32_t u32;
+	uint64_t u64;
+	uint8_t u8;
+
+	printf("%s", event_name(cmd));
+	if (attr_str(tb[MACFILTER_A_IFNAME], name, sizeof(name)))
+		printf(" %s", name);
+	else if (attr_u32(tb[MACFILTER_A_IFINDEX], &u32))
+		printf(" ifindex %" PRIu32, u32);
+	if (attr_u8(tb[MACFILTER_A_MODE], &u8))
+		printf(" mode %s", mode_name(u8));
+	if (attr_u32(tb[MACFILTER_A_MAX_ENTRIES], &u32))
+		printf(" max_entries %" PRIu32, u32);
+	if (attr_u32(tb[MACFILTER_A_COUNT], &u32))
+		printf(" count %" PRIu32, u32);
+	if (attr_bin(tb[MACFILTER_A_MAC], mac, MAC_LEN))
+		printf(" %s", mac_format(mac, mac_str));
+	if (attr_u8(tb[MACFILTER_A_LOSS], &u8))
+		printf(" loss %u", u8);
+	if (attr_u64(tb[MACFILTER_A_DROPPED], &u64))
+		printf(" dropped %" PRIu64, u64);
+	if (attr_u64(tb[MACFILTER_A_SEEN], &u64))
+		printf(" seen %" PRIu64, u64);
+	if (attr_u64(tb[MACFILTER_A_PASSED], &u64))
+		printf(" passed %" PRIu64, u64);
+	putchar('\n');
+}
+
+static void json_attr_u64(struct json *j, const char *key,
+			  const struct nlattr *a)
+{
+	uint64_t v;
+
+	if (attr_u64(a, &v))
+		json_kv_u64(j, key, v);
+}
+
+static void json_attr_u32(struct json *j, const char *key,
+			  const struct nlattr *a)
+{
+	uint32_t v;
+
+	if (attr_u32(a, &v))
+		json_kv_u64(j, key, v);
+}
+
+/* One object per line, also with -p. */
+static void print_event_json(uint8_t cmd, struct nlattr **tb)
+{
+	char name[IFNAMSIZ], mac_str[MAC_STR_LEN];
+	unsigned char mac[MAC_LEN];
+	struct json j;
+	uint8_t u8;
+
+	json_init(&j, stdout, false);
+	json_obj_open(&j);
+	json_kv_str(&j, "event", event_name(cmd));
+	json_attr_u32(&j, "ifindex", tb[MACFILTER_A_IFINDEX]);
+	if (attr_str(tb[MACFILTER_A_IFNAME], name, sizeof(name)))
+		json_kv_str(&j, "ifname", name);
+	if (attr_u8(tb[MACFILTER_A_MODE], &u8))
+		json_kv_str(&j, "mode", mode_name(u8));
+	json_attr_u32(&j, "max_entries", tb[MACFILTER_A_MAX_ENTRIES]);
+	json_attr_u32(&j, "count", tb[MACFILTER_A_COUNT]);
+	if (attr_bin(tb[MACFILTER_A_MAC], mac, MAC_LEN))
+		json_kv_str(&j, "mac", mac_format(mac, mac_str));
+	if (attr_u8(tb[MACFILTER_A_LOSS], &u8))
+		json_kv_u64(&j, "loss", u8);
+	json_attr_u64(&j, "dropped", tb[MACFILTER_A_DROPPED]);
+	json_attr_u64(&j, "seen", tb[MACFILTER_A_SEEN]);
+	json_attr_u64(&j, "passed", tb[MACFILTER_A_PASSED]);
+	json_obj_close(&j);
+}
+
+static int monitor_cb(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[MACFILTER_A_MAX + 1];
+	struct genl *g = arg;
+	uint8_t cmd;
+
+	if (genl_parse(g, msg, &cmd, tb, MACFILTER_A_MAX))
+		return 0;
+	if (opts.json)
+		print_event_json(cmd, tb);
+	else
+		print_event_text(cmd, tb);
+	if (fflush(stdout) == EOF) {
+		fprintf(stderr, PROG_NAME ": stdout: %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int do_monitor(const struct mf_cmd *c, const struct mf_args *a)
+{
+	struct genl g;
+	int ret = EXIT_ERR;
+
+	(void)c;
+	(void)a;
+	if (genl_open(&g, opts.netns, &macfilter_family))
+		return EXIT_ERR;
+	if (!genl_subscribe(&g, MACFILTER_MCGRP_CONFIG) &&
+	    !genl_listen(&g, monitor_cb, &g))
+		ret = EXIT_OK;
+	genl_close(&g);
+	return ret;
+}
+
+/* ---- entry point ------------------------------------------------------- */
+
+static const struct mf_cmd *cmd_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(mf_cmds); i++)
+		if (!strcmp(name, mf_cmds[i].name))
+			return &mf_cmds[i];
+	return NULL;
+}
+
+int macfilter_main(int argc, char **argv)
+{
+	const struct mf_cmd *c;
+	struct mf_args a;
+
+	/* "ahctl macfilter" alone shows, like "ip link". */
+	c = cmd_find(argc ? argv[0] : "show");
+	if (!c) {
+		if (!strcmp(argv[0], "help") || !strcmp(argv[0], "-h") ||
+		    !strcmp(argv[0], "--help")) {
+			macfilter_help(stdout);
+			return EXIT_OK;
+		}
+		fprintf(stderr, PROG_NAME ": macfilter: unknown command '%s'\n\n",
+			argv[0]);
+		macfilter_help(stderr);
+		return EXIT_USAGE;
+	}
+	if (argc)
+		argc--, argv++;
+	if (argc == 1 && (!strcmp(argv[0], "help") ||
+			  !strcmp(argv[0], "-h") ||
+			  !strcmp(argv[0], "--help"))) {
+		cmd_usage(stdout, c);
+		return EXIT_OK;
+	}
+	if (parse_args(c, argc, argv, &a))
+		return EXIT_USAGE;
+	return c->run(c, &a);
+}
