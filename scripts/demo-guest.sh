@@ -46,8 +46,10 @@ done
 run ip -n "$(ns 1)" route
 
 say "A reaches E over four hops"
-run ip netns exec "$(ns 1)" traceroute -n -q 1 -w 2 "$(node_ip 5)"
-hops=$(ip netns exec "$(ns 1)" traceroute -n -q 1 -w 2 "$(node_ip 5)" | tail -n +2 | wc -l)
+run ip netns exec "$(ns 1)" traceroute -n -q 1 -w 2 "$(node_ip 5)" |
+	tee /tmp/demo-traceroute.txt
+# the hop that answered from E's address, i.e. how many hops A-E took
+hops=$(awk -v e="$(node_ip 5)" '$2 == e { print $1; exit }' /tmp/demo-traceroute.txt)
 run ip netns exec "$(ns 1)" ping -c 3 -i 0.3 "$(node_ip 5)"
 echo "A can not hear C directly:"
 ip netns exec "$(ns 1)" ping -c 1 -W 1 -r "$(node_ip 3)" >/dev/null 2>&1 &&

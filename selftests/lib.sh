@@ -55,11 +55,25 @@ ktap_fail() { KTAP_FAIL=$((KTAP_FAIL + 1)); ktap_result "not ok" "$1"; }
 ktap_skip() { ktap_result ok "$1" "SKIP ${2:-}"; }
 diag() { echo "# $*"; }
 
-# Run one test case: a function returning 0 (pass), $ksft_skip or failure.
+# Run one test case: a function returning 0 (pass), $ksft_skip or failure,
+# in a subshell whose exit deletes the namespaces the case made.
 run_test() {
+	local name=$1
+	shift
+	run_case "$name" with_cleanup "$@"
+}
+
+with_cleanup() {
+	trap ah_cleanup EXIT
+	"$@"
+}
+
+# run_case NAME FUNCTION...: like run_test, on a topology the cases share
+# (nothing is torn down after the case).
+run_case() {
 	local name=$1 rc
 	shift
-	(trap ah_cleanup EXIT; "$@")
+	("$@")
 	rc=$?
 	case $rc in
 	0) ktap_pass "$name" ;;
@@ -150,6 +164,9 @@ hub_setup() {
 	AH_NODES=$n
 	AH_HUB_NS=$(ns hub)
 	ip netns add "$AH_HUB_NS" || return 1
+	# the bridge itself must not talk either (IPv6 DAD, MLD)
+	ip netns exec "$AH_HUB_NS" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+		net.ipv6.conf.default.disable_ipv6=1
 	ip -n "$AH_HUB_NS" link add ahhub type bridge ageing_time 0 \
 		stp_state 0 mcast_snooping 0 forward_delay 0 || return 1
 	ip -n "$AH_HUB_NS" link set ahhub up
@@ -252,6 +269,18 @@ trap ah_cleanup EXIT
 
 mf_dev_field() {	# NODE FIELD
 	mf "$1" -j show dev "$(node_if)" 2>/dev/null | jq -r ".[0].$2"
+}
+
+# mf_seen_ge NODE N: the device has seen at least N frames (for busywait)
+mf_seen_ge() {
+	local v
+	v=$(mf_dev_field "$1" seen)
+	[[ $v =~ ^[0-9]+$ ]] && ((v >= $2))
+}
+
+# lines_ge FILE N: FILE has at least N lines (for busywait)
+lines_ge() {
+	[[ -f $1 ]] && (($(wc -l < "$1") >= $2))
 }
 
 mf_entry_dropped() {	# NODE MAC

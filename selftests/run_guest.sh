@@ -29,8 +29,10 @@ run_suite() {
 		log=$OUT/$suite/$name.ktap
 		mkdir -p "$OUT/$suite"
 		echo "# test $suite/$name"
+		t0=$(date +%s)
 		timeout -k 10 "${AH_TEST_TIMEOUT:-900}" "$t" 2>&1 | tee "$log"
 		rc=${PIPESTATUS[0]}
+		echo "# test $suite/$name took $(($(date +%s) - t0)) s"
 		if [[ $rc == 4 ]] && ! grep -q '^ok\|^not ok' "$log"; then
 			echo "ok 1 $name # SKIP" | tee -a "$log"
 		elif [[ $rc != 0 ]] && ! grep -q '^not ok' "$log"; then

@@ -19,7 +19,7 @@ flood_setup() {
 	mf 1 attach dev eth0 && mf 1 add dev eth0 "$(node_mac 3)" loss 50 || return 1
 	send_frames 2 100000000 --duration 30 &
 	send_frames 3 100000000 --duration 30 &
-	busywait 5000 test "$(mf_dev_field 1 seen)" -gt 100
+	check "flood reaches A" busywait 10000 mf_seen_ge 1 100
 }
 
 test_rmmod_flood() {
