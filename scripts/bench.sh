@@ -5,7 +5,7 @@
 # docs/benchmarks.md with this command to reproduce them.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-K=${KVERS:-$("$ROOT/scripts/kernels.sh" | head -1)}
+K=${KVERS:-$("$ROOT/scripts/kernels.sh" | sed -n 1p)}
 K=${K%% *}
 OUT=$ROOT/build/bench-$K.md
 "$ROOT/scripts/vm.sh" "$K" "for b in bench/*.sh; do echo \"## \$b\"; \$b; done" |
