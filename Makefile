@@ -3,13 +3,14 @@
 #   make                  modules for every installed test kernel + userspace
 #   make KDIR=/path       modules for that one kernel tree
 #   make check [T=suite] [KVERS="6.1.0-56-amd64 ..."]
+#   make check-debug [T=suite]   the suites on a KASAN/KMEMLEAK/lockdep/UBSAN kernel
 #   make demo | bench | setup | clean | checkpatch
 
 ROOT     := $(CURDIR)
 KVERS    ?= $(shell $(ROOT)/scripts/kernels.sh)
 export W ?= 1
 
-.PHONY: all modules userspace check bench demo setup clean checkpatch \
+.PHONY: all modules userspace check check-debug debug-kernel bench demo setup clean checkpatch \
 	unit fuzz
 
 all: modules userspace
@@ -37,6 +38,14 @@ fuzz:
 
 check: setup all
 	@scripts/check.sh
+
+# builds (once, cached in build/debug-kernel) the debug kernel and the
+# modules against it with AH_DEBUG=y, then runs the suites in it
+check-debug: setup userspace
+	@scripts/check.sh --debug
+
+debug-kernel: setup
+	@scripts/debug-kernel.sh
 
 demo: setup all
 	@scripts/demo.sh

@@ -8,16 +8,42 @@
 #
 #   T=SUITE      only that suite (and no unit tests unless T=unit)
 #   KVERS="..."  only these kernels
+#   VM_TIMEOUT=S  a guest still running after S seconds (default 2700) is
+#                killed and its kernel counts as failed
+#
+# check.sh --debug (make check-debug): the same suites in one boot of the
+# debug kernel (scripts/debug-kernel.sh: KASAN, KMEMLEAK, lockdep, UBSAN),
+# modules built with AH_DEBUG=y, plus the end-of-run checks of
+# selftests/debug-lane.sh; results in build/results-debug.
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-RES=$ROOT/build/results
 T=${T:-}
-KVERS=${KVERS:-$("$ROOT/scripts/kernels.sh")}
 start=$(date +%s)
+GUEST_ENV=
 
-rm -rf "$RES"
-mkdir -p "$RES"
+if [[ ${1:-} == --debug ]]; then
+	RES=$ROOT/build/results-debug
+	rm -rf "$RES"
+	mkdir -p "$RES"
+	KERNELS=()
+	if kdir=$("$ROOT/scripts/debug-kernel.sh") &&
+	   rel=$(cat "$kdir/include/config/kernel.release") &&
+	   AH_DEBUG=y "$ROOT/scripts/build-modules.sh" "$kdir" "$rel"; then
+		KERNELS=("$kdir")
+	else
+		echo "not ok 1 debug kernel or modules did not build" > "$RES/build.ktap"
+	fi
+	export VM_MEMORY=${VM_MEMORY:-4G}
+	# timeouts of busywait and of whole test scripts stretch by this
+	GUEST_ENV="AH_DEBUG_LANE=1 AH_TIME_SCALE=${AH_TIME_SCALE:-4} AH_RESULTS=$RES"
+	T=${T:-all}
+else
+	RES=$ROOT/build/results
+	rm -rf "$RES"
+	mkdir -p "$RES"
+	read -ra KERNELS <<< "${KVERS:-$("$ROOT/scripts/kernels.sh")}"
+fi
 
 if [[ -z $T || $T == unit ]]; then
 	echo "# unit tests"
@@ -25,19 +51,24 @@ if [[ -z $T || $T == unit ]]; then
 	[[ ${PIPESTATUS[0]} == 0 ]] || grep -q '^not ok' "$RES/unit.ktap" ||
 		echo "not ok 1 unit tests did not build or run" >> "$RES/unit.ktap"
 fi
+[[ $T == all ]] && T=
 
 if [[ $T != unit ]]; then
-	for k in $KVERS; do
+	for k in "${KERNELS[@]}"; do
 		t0=$(date +%s)
-		echo "# kernel $k"
-		"$ROOT/scripts/vm.sh" "$k" "selftests/run_guest.sh $T" \
-			2>&1 | tee "$RES/console-$k.log" | grep -v '^\[ *[0-9.]*\] '
-		if [[ ! -f $RES/$k/done ]]; then
-			mkdir -p "$RES/$k"
-			echo "not ok 1 $k: guest did not finish (see build/results/console-$k.log)" \
-				> "$RES/$k/vm.ktap"
+		# a kernel build directory (debug lane) or an installed version
+		rel=$k
+		[[ -d $k ]] && rel=$(cat "$k/include/config/kernel.release")
+		echo "# kernel $rel"
+		timeout -k 30 "${VM_TIMEOUT:-2700}" \
+			"$ROOT/scripts/vm.sh" "$k" "$GUEST_ENV selftests/run_guest.sh $T" \
+			2>&1 | tee "$RES/console-$rel.log" | grep -v '^\[ *[0-9.]*\] '
+		if [[ ! -f $RES/$rel/done ]]; then
+			mkdir -p "$RES/$rel"
+			echo "not ok 1 $rel: guest did not finish (see ${RES#"$ROOT"/}/console-$rel.log)" \
+				> "$RES/$rel/vm.ktap"
 		fi
-		echo "# kernel $k took $(( $(date +%s) - t0 )) s"
+		echo "# kernel $rel took $(( $(date +%s) - t0 )) s"
 	done
 fi
 

@@ -92,9 +92,10 @@ ktap_end() {
 
 # ---- helpers -------------------------------------------------------------
 
-# busywait TIMEOUT_MS CMD...: retry CMD until it succeeds or time runs out.
+# busywait MS CMD...: until CMD succeeds, at most MS milliseconds times
+# AH_TIME_SCALE (the debug-kernel lane runs several times slower).
 busywait() {
-	local timeout_ms=$1 start now
+	local timeout_ms=$(($1 * ${AH_TIME_SCALE:-1})) start now
 	shift
 	start=$(date +%s%3N)
 	while true; do
@@ -132,7 +133,8 @@ load_module() {	# load_module NAME: one of ours, from build/KVER/kmod
 	grep -q "^$name " /proc/modules && return 0
 	ko=$(find "$AH_KMOD" -name "$name.ko" | head -1)
 	[[ -n $ko ]] || { diag "$name.ko not built for $(uname -r)"; return 1; }
-	insmod "$ko"
+	insmod "$ko" || return
+	[[ -z ${AH_LOADED:-} ]] || echo "$name" >> "$AH_LOADED"
 }
 
 unload_module() {

@@ -6,18 +6,29 @@
 # KTAP; after each suite one more result says whether the kernel log stayed
 # clean (no BUG, WARNING, Oops, refcount, leak or lockdep report).
 #
-# Results go to build/results/KVER/SUITE/*.ktap for the host to count.
+# Results go to $AH_RESULTS/KVER/SUITE/*.ktap (default build/results) for the
+# host to count.
+#
+# With AH_DEBUG_LANE=1 (make check-debug, a KASAN/KMEMLEAK/lockdep/UBSAN
+# kernel) the run also ends with the checks of selftests/debug-lane.sh:
+# every module unloads, kmemleak finds nothing after a final scan, and the
+# object lifetime lines of each module balance.
 set -u
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 KVER=$(uname -r)
-OUT=$ROOT/build/results/$KVER
+OUT=${AH_RESULTS:-$ROOT/build/results}/$KVER
 ONLY=${1:-}
-BAD='BUG:|WARNING:|Oops|refcount|leak|lockdep|circular locking|recursive locking|general protection|Call Trace|unregister_netdevice: waiting'
+BAD='BUG:|WARNING:|Oops|refcount|leak|lockdep|circular locking|recursive locking|general protection|Call Trace|unregister_netdevice: waiting|KASAN|UBSAN|ODEBUG|ref_tracker'
 
-export AH_ROOT=$ROOT AH_KMOD=$ROOT/build/$KVER/kmod
+# AH_LOADED: load_module (lib.sh) notes every module of ours it loads there.
+export AH_ROOT=$ROOT AH_KMOD=$ROOT/build/$KVER/kmod AH_LOADED=$OUT/loaded
 rm -rf "$OUT"
 mkdir -p "$OUT"
+if [[ ${AH_DEBUG_LANE:-0} == 1 ]]; then
+	. "$ROOT/selftests/debug-lane.sh"
+	debug_lane_begin
+fi
 
 run_suite() {
 	local suite=$1 dir=$ROOT/selftests/$1 t name rc log bad
@@ -30,7 +41,7 @@ run_suite() {
 		mkdir -p "$OUT/$suite"
 		echo "# test $suite/$name"
 		t0=$(date +%s)
-		timeout -k 10 "${AH_TEST_TIMEOUT:-900}" "$t" 2>&1 | tee "$log"
+		timeout -k 10 "$((${AH_TEST_TIMEOUT:-900} * ${AH_TIME_SCALE:-1}))" "$t" 2>&1 | tee "$log"
 		rc=${PIPESTATUS[0]}
 		echo "# test $suite/$name took $(($(date +%s) - t0)) s"
 		if [[ $rc == 4 ]] && ! grep -q '^ok\|^not ok' "$log"; then
@@ -55,4 +66,5 @@ for d in "$ROOT"/selftests/*/; do
 	[[ -z $ONLY || $ONLY == "$suite" ]] || continue
 	run_suite "$suite"
 done
+[[ ${AH_DEBUG_LANE:-0} == 1 ]] && debug_lane_end "$OUT/debug"
 touch "$OUT/done"

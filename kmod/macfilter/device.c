@@ -8,6 +8,7 @@
 #include <linux/random.h>
 #include <linux/rtnetlink.h>
 
+#include "ah_debug.h"
 #include "device.h"
 #include "netlink.h"
 #include "netns.h"
@@ -70,6 +71,7 @@ static void mf_dev_free(struct mf_dev *mfd)
 {
 	mf_table_free(rcu_dereference_protected(mfd->table, true));
 	free_percpu(mfd->stats);
+	ah_obj_destroyed("dev", mfd);
 	kfree(mfd);
 }
 
@@ -93,6 +95,7 @@ struct mf_dev *mf_dev_attach(struct net_device *dev, u8 mode, u32 max_entries,
 	mfd = kzalloc(sizeof(*mfd), GFP_KERNEL_ACCOUNT);
 	if (!mfd)
 		return ERR_PTR(-ENOMEM);
+	ah_obj_created("dev", mfd);
 	mfd->dev = dev;
 	mfd->stats = netdev_alloc_pcpu_stats(struct mf_pcpu_stats);
 	RCU_INIT_POINTER(mfd->table, mf_table_alloc(max_entries, mode));

@@ -2,6 +2,7 @@
 /* Per network namespace state: the devices macfilter is attached to. */
 #include <linux/rtnetlink.h>
 
+#include "ah_debug.h"
 #include "device.h"
 #include "netns.h"
 
@@ -12,6 +13,7 @@ static int __net_init mf_net_init(struct net *net)
 	struct mf_net *mn = mf_net(net);
 
 	INIT_LIST_HEAD(&mn->devs);
+	ah_obj_created("net", mn);
 	return 0;
 }
 
@@ -29,6 +31,7 @@ static void __net_exit mf_net_exit(struct net *net)
 	list_for_each_entry_safe(mfd, tmp, &mn->devs, list)
 		mf_dev_detach(mfd);
 	rtnl_unlock();
+	ah_obj_destroyed("net", mn);
 }
 
 static struct pernet_operations mf_net_ops = {

@@ -10,6 +10,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 
+#include "ah_debug.h"
 #include "table.h"
 
 static u32 mf_hash(const struct mf_table *t, const u8 *mac)
@@ -34,6 +35,7 @@ struct mf_table *mf_table_alloc(u32 max_entries, u8 mode)
 	t->max_entries = max_entries;
 	t->mode = mode;
 	t->seed = get_random_u32();
+	ah_obj_created("table", t);
 	return t;
 }
 
@@ -49,6 +51,7 @@ void mf_table_free(struct mf_table *t)
 	for (bkt = 0; bkt <= t->mask; bkt++)
 		hlist_for_each_entry_safe(e, tmp, &t->buckets[bkt], node)
 			kfree(e);
+	ah_obj_destroyed("table", t);
 	kvfree(t);
 }
 

@@ -14,6 +14,7 @@ frames macfilter let through (a tap on ETH_P_ALL would see them all).  It
 writes one line per frame: kernel receive timestamp (ns), source MAC, seq.
 """
 import argparse
+import errno
 import socket
 import struct
 import sys
@@ -43,7 +44,16 @@ def send(args):
     while args.count is None or seq < args.count:
         if end is not None and time.monotonic() >= end:
             break
-        s.send(hdr + struct.pack("!Q", seq) + pad)
+        try:
+            s.send(hdr + struct.pack("!Q", seq) + pad)
+        except OSError as e:
+            # The device dropped it (a slow receiver, e.g. a debug kernel,
+            # let the peer's backlog fill up): it was not sent, so back
+            # off and send the same frame again.
+            if e.errno != errno.ENOBUFS:
+                raise
+            time.sleep(0.001)
+            continue
         seq += 1
         if gap:
             nxt += gap

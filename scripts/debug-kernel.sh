@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the debug kernel of `make check-debug` (KASAN, KMEMLEAK, lockdep,
+# UBSAN...) from Debian's linux-source-6.1, once: the tree is extracted to
+# build/debug-kernel/src and built in build/debug-kernel/obj, and a rebuild
+# happens only when selftests/config-debug, this script or the source package
+# changes (make's own dependency tracking does the rest).
+#
+#   scripts/debug-kernel.sh          build if needed; print the build dir
+#   scripts/debug-kernel.sh --config only (re)generate and check the .config
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+TARBALL=/usr/src/linux-source-6.1.tar.xz
+FRAG=$ROOT/selftests/config-debug
+DIR=$ROOT/build/debug-kernel
+SRC=$DIR/src
+OBJ=$DIR/obj
+JOBS=${JOBS:-$(nproc)}
+
+log() { echo "debug-kernel: $*" >&2; }
+
+[[ -f $TARBALL ]] || { log "$TARBALL missing (package linux-source-6.1)"; exit 1; }
+pkgver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+
+# 1. the source tree, once per package version
+if [[ "$(cat "$SRC/.ah-version" 2>/dev/null)" != "$pkgver" ]]; then
+	log "extracting linux-source-6.1 $pkgver"
+	rm -rf "$SRC" "$OBJ"
+	mkdir -p "$SRC"
+	tar -xJf "$TARBALL" -C "$SRC" --strip-components=1
+	echo "$pkgver" > "$SRC/.ah-version"
+fi
+
+# 2. the config, regenerated when its inputs change
+key=$( (echo "$pkgver"; cat "$FRAG" "$0") | sha256sum | cut -d' ' -f1)
+if [[ "$(cat "$OBJ/.ah-config-key" 2>/dev/null)" != "$key" ]]; then
+	log "configuring (allnoconfig + selftests/config-debug)"
+	mkdir -p "$OBJ"
+	make -s -C "$SRC" O="$OBJ" ARCH=x86_64 allnoconfig >/dev/null
+	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$OBJ" "$OBJ/.config" \
+		"$FRAG" >/dev/null
+	make -s -C "$SRC" O="$OBJ" ARCH=x86_64 olddefconfig >/dev/null
+	# Every line of the fragment must have survived (a dependency not met
+	# silently drops an option otherwise).
+	missing=0
+	while IFS= read -r line; do
+		case $line in
+		CONFIG_*=*) want=$line ;;
+		"# CONFIG_"*" is not set") want=$line ;;
+		*) continue ;;
+		esac
+		name=${want#\# }
+		name=${name%%[= ]*}
+		have=$(grep -E "^($name=|# $name is not set)" "$OBJ/.config" || true)
+		if [[ $want == "# "* && -z $have ]]; then
+			continue	# not set and not even visible: fine
+		fi
+		if [[ $have != "$want" ]]; then
+			log "config: wanted '$want', got '${have:-nothing}'"
+			missing=1
+		fi
+	done < "$FRAG"
+	[[ $missing == 0 ]] || exit 1
+	echo "$key" > "$OBJ/.ah-config-key"
+fi
+[[ ${1:-} == --config ]] && { echo "$OBJ"; exit 0; }
+
+# 3. the build (incremental; a no-op when nothing changed)
+if [[ ! -f $OBJ/.ah-built || $OBJ/.config -nt $OBJ/.ah-built ]]; then
+	log "building $(make -s -C "$SRC" O="$OBJ" kernelrelease) with $JOBS jobs"
+	t0=$(date +%s)
+	make -s -C "$SRC" O="$OBJ" ARCH=x86_64 -j"$JOBS" bzImage modules \
+		> "$DIR/build.log" 2>&1 || {
+		tail -40 "$DIR/build.log" >&2
+		exit 1
+	}
+	log "built in $(( $(date +%s) - t0 )) s"
+	touch "$OBJ/.ah-built"
+fi
+echo "$OBJ"
