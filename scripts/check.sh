@@ -42,7 +42,9 @@ else
 	RES=$ROOT/build/results
 	rm -rf "$RES"
 	mkdir -p "$RES"
-	read -ra KERNELS <<< "${KVERS:-$("$ROOT/scripts/kernels.sh")}"
+	# KVERS is space-separated, kernels.sh prints one per line
+	mapfile -t KERNELS < <(tr -s ' ' '\n' <<< "${KVERS:-$("$ROOT/scripts/kernels.sh")}" |
+		sed '/^$/d')
 fi
 
 if [[ -z $T || $T == unit ]]; then
