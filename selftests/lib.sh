@@ -297,3 +297,69 @@ send_frames() {
 	nsexec "$n" "$PYTHON" "$AH_ROOT/selftests/lib/frames.py" send "$(node_if)" \
 		--src "$(node_mac "$n")" --count "$c" "$@" >/dev/null
 }
+
+# ---- DSR -----------------------------------------------------------------
+
+# dsr NODE [-j] COMMAND...: ahctl dsr in that node's namespace
+dsr() {
+	local n=$1 g=()
+	shift
+	while [[ ${1:-} == -* ]]; do g+=("$1"); shift; done
+	ahctl "${g[@]}" -n "$(ns "$n")" dsr "$@"
+}
+
+# dsr_setup: every node gets dsr0 over its medium interface, which gives up
+# its own address; dsr0 carries the node's address and the subnet route.
+dsr_setup() {
+	local i
+	load_module dsr || return 1
+	for ((i = 1; i <= AH_NODES; i++)); do
+		nsexec "$i" ip -4 addr flush dev "$(node_if)"
+		nsexec "$i" ip link add dsr0 type dsr || return 1
+		nsexec "$i" ip link set "$(node_if)" master dsr0 || return 1
+		nsexec "$i" ip addr add "$(node_ip "$i")/24" dev dsr0
+		nsexec "$i" ip link set dsr0 up
+	done
+}
+
+# mf_line: macfilter makes the nodes a chain 1 - 2 - ... - N (allow mode:
+# each node hears only its neighbours on the line).
+mf_line() {
+	local i
+	load_module macfilter || return 1
+	for ((i = 1; i <= AH_NODES; i++)); do
+		mf "$i" attach dev "$(node_if)" mode allow || return 1
+		((i > 1)) && { mf "$i" add dev "$(node_if)" "$(node_mac $((i - 1)))" || return 1; }
+		((i < AH_NODES)) && { mf "$i" add dev "$(node_if)" "$(node_mac $((i + 1)))" || return 1; }
+	done
+	return 0
+}
+
+# mf_cut A B: A and B no longer hear each other (allow-mode lists)
+mf_cut() {
+	mf "$1" del dev "$(node_if)" "$(node_mac "$2")" &&
+		mf "$2" del dev "$(node_if)" "$(node_mac "$1")"
+}
+
+# mf_link A B: A and B hear each other
+mf_link() {
+	mf "$1" add dev "$(node_if)" "$(node_mac "$2")" &&
+		mf "$2" add dev "$(node_if)" "$(node_mac "$1")"
+}
+
+# dsr_stat NODE NAME: one ethtool -S counter of dsr0
+dsr_stat() {
+	nsexec "$1" ethtool -S dsr0 | awk -v k="$2:" '$1 == k {print $2}'
+}
+
+# dsr_hops NODE DST: hop count of the route dsr0 uses to DST (shortest)
+dsr_hops() {
+	dsr "$1" -j route show dsr0 |
+		jq -r --arg d "$(node_ip "$2")" \
+			'[.[] | select(.dst == $d) | .hopcount] | min // 0'
+}
+
+dsr_ping_ok() {	# SRC DST [count]: every echo answered
+	nsexec "$1" ping -c "${3:-1}" -i 0.2 -W 2 -q "$(node_ip "$2")" \
+		>/dev/null 2>&1
+}

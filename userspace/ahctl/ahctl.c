@@ -21,6 +21,8 @@ static const struct object {
 } objects[] = {
 	{ "macfilter", macfilter_main, macfilter_help,
 	  "drop received frames by source MAC address" },
+	{ "dsr", dsr_main, dsr_help,
+	  "Dynamic Source Routing (RFC 4728) device" },
 };
 
 static void usage(FILE *f)

@@ -28,5 +28,7 @@ extern struct ahctl_opts opts;
 /* One object ("ahctl OBJECT ..."): argv[0] is the command, if any. */
 int macfilter_main(int argc, char **argv);
 void macfilter_help(FILE *f);
+int dsr_main(int argc, char **argv);
+void dsr_help(FILE *f);
 
 #endif /* AHCTL_H */

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR MIT) */
+/*
+ * dsr: Dynamic Source Routing (RFC 4728) as a "dsr" net_device.  Generic
+ * netlink ABI shared by kmod/dsr and userspace.
+ *
+ * Every request names a dsr device by DSR_A_IFINDEX or DSR_A_IFNAME.
+ * Attributes are flat, one namespace for every command (as batman-adv
+ * does), so a JSON key is the attribute name without the "DSR_A_" prefix,
+ * lower case.  Addresses are IPv4 in network byte order (u32 as on the
+ * wire); times are milliseconds.
+ *
+ * Protocol constants (RFC 4728 section 9 and ours) are u32 attributes
+ * DSR_A_P_*; GET_PARAMS returns them all, SET_PARAMS changes any subset:
+ * each value is checked against its range before any is applied.
+ */
+#ifndef _UAPI_LINUX_AH_DSR_H
+#define _UAPI_LINUX_AH_DSR_H
+
+#define DSR_GENL_NAME		"dsr"
+#define DSR_GENL_VERSION	1
+#define DSR_MCGRP_CONFIG	"config"	/* every change of config */
+#define DSR_MCGRP_EVENTS	"events"	/* routing events */
+
+#define DSR_IPPROTO		48	/* IANA, RFC 4728 */
+#define DSR_MAX_ADDRS		64	/* addresses in one option we accept */
+
+enum dsr_cmd {
+	DSR_CMD_UNSPEC,
+	DSR_CMD_GET_PARAMS,	/* doit: dev -> every DSR_A_P_* */
+	DSR_CMD_SET_PARAMS,	/* dev, any DSR_A_P_* */
+	DSR_CMD_GET_ROUTE,	/* dump: dev -> one message per cached path */
+	DSR_CMD_ADD_ROUTE,	/* dev, DST, [HOPS]: a static path */
+	DSR_CMD_DEL_ROUTE,	/* dev, DST: every path ending at DST */
+	DSR_CMD_FLUSH,		/* dev, [FLUSH]: bitmask of enum dsr_flush */
+	DSR_CMD_GET_NEIGH,	/* dump: dev -> neighbours */
+	DSR_CMD_GET_BUFFER,	/* dump: dev -> send + maintenance buffers */
+	DSR_CMD_GET_REQTABLE,	/* dump: dev -> request table */
+	DSR_CMD_GET_NEGCACHE,	/* dump: dev -> links in hold-down */
+	DSR_CMD_EVENT,		/* multicast: EVENT, dev, ADDR/DST/... */
+	__DSR_CMD_MAX,
+};
+
+#define DSR_CMD_MAX (__DSR_CMD_MAX - 1)
+
+enum dsr_flush {
+	DSR_FLUSH_ROUTES	= 1 << 0,	/* route cache (static too) */
+	DSR_FLUSH_NEGCACHE	= 1 << 1,
+	DSR_FLUSH_SENDBUF	= 1 << 2,
+	DSR_FLUSH_REQTABLE	= 1 << 3,
+	DSR_FLUSH_ALL		= 0xf,
+};
+
+enum dsr_event {
+	DSR_EVENT_UNSPEC,
+	DSR_EVENT_ROUTE_ADDED,		/* DST HOPS */
+	DSR_EVENT_ROUTE_ERROR,		/* ADDR (error source) NEXTHOP DST */
+	DSR_EVENT_LINK_BROKEN,		/* ADDR (from) NEXTHOP (to) */
+	DSR_EVENT_DISCOVERY_FAILED,	/* DST */
+	DSR_EVENT_CONFIG,		/* parameters changed */
+	__DSR_EVENT_MAX,
+};
+
+#define DSR_EVENT_MAX (__DSR_EVENT_MAX - 1)
+
+enum dsr_buffer_kind {
+	DSR_BUFFER_SEND,	/* awaiting a route */
+	DSR_BUFFER_MAINT,	/* awaiting an acknowledgement */
+};
+
+enum dsr_attr {
+	DSR_A_UNSPEC,
+	DSR_A_IFINDEX,		/* u32: the dsr device */
+	DSR_A_IFNAME,		/* string */
+	DSR_A_PAD,
+
+	/* route cache, events */
+	DSR_A_DST,		/* u32 (be) */
+	DSR_A_HOPS,		/* binary: u32 (be) addresses after us, last = DST */
+	DSR_A_HOPCOUNT,		/* u32 */
+	DSR_A_AGE_MS,		/* u32 */
+	DSR_A_EXPIRES_MS,	/* u32, 0 = never (static) */
+	DSR_A_STATIC,		/* flag */
+	DSR_A_EXTERNAL,		/* flag: last hop outside the DSR network */
+
+	/* neighbours, buffers, request table, negative cache */
+	DSR_A_ADDR,		/* u32 (be) */
+	DSR_A_NEXTHOP,		/* u32 (be) */
+	DSR_A_MAC,		/* binary, 6 */
+	DSR_A_SLAVE,		/* u32 ifindex of the enslaved device */
+	DSR_A_RTO_MS,		/* u32 */
+	DSR_A_TX,		/* u64 packets sent to this neighbour */
+	DSR_A_RETX,		/* u64 retransmissions to it */
+	DSR_A_ACKED,		/* u64 packets it acknowledged */
+	DSR_A_BUFFER,		/* u8 enum dsr_buffer_kind */
+	DSR_A_LEN,		/* u32 bytes */
+	DSR_A_TRIES,		/* u32 */
+	DSR_A_IDS,		/* u32 identifiers remembered / requests sent */
+	DSR_A_FLUSH,		/* u32 enum dsr_flush bits */
+	DSR_A_EVENT,		/* u8 enum dsr_event */
+
+	/* protocol constants, u32 each */
+	DSR_A_P_DISCOVERY_HOP_LIMIT,
+	DSR_A_P_BROADCAST_JITTER_MS,
+	DSR_A_P_ROUTE_CACHE_TIMEOUT_MS,
+	DSR_A_P_SEND_BUFFER_TIMEOUT_MS,
+	DSR_A_P_SEND_BUFFER_PACKETS,
+	DSR_A_P_SEND_BUFFER_BYTES,
+	DSR_A_P_REQUEST_TABLE_SIZE,
+	DSR_A_P_REQUEST_TABLE_IDS,
+	DSR_A_P_MAX_REQUEST_REXMT,
+	DSR_A_P_MAX_REQUEST_PERIOD_MS,
+	DSR_A_P_REQUEST_PERIOD_MS,
+	DSR_A_P_NONPROP_REQUEST_TIMEOUT_MS,
+	DSR_A_P_REXMT_BUFFER_SIZE,
+	DSR_A_P_MAINT_HOLDOFF_MS,
+	DSR_A_P_MAX_MAINT_REXMT,
+	DSR_A_P_TRY_PASSIVE_ACKS,
+	DSR_A_P_PASSIVE_ACK_TIMEOUT_MS,
+	DSR_A_P_ACK_TIMEOUT_MS,
+	DSR_A_P_GRAT_REPLY_HOLDOFF_MS,
+	DSR_A_P_MAX_SALVAGE_COUNT,
+	DSR_A_P_LINK_HOLDDOWN_MS,
+	DSR_A_P_ROUTE_CACHE_SIZE,
+	DSR_A_P_GATEWAY,
+	DSR_A_P_SUBNET,		/* u32 (be): the ad hoc subnet ... */
+	DSR_A_P_SUBNET_PREFIX,	/* ... and its prefix length (gateway) */
+	DSR_A_P_TIMER_MS,
+	__DSR_A_MAX,
+};
+
+#define DSR_A_MAX (__DSR_A_MAX - 1)
+#define DSR_A_P_FIRST DSR_A_P_DISCOVERY_HOP_LIMIT
+#define DSR_A_P_LAST DSR_A_P_TIMER_MS
+
+#endif /* _UAPI_LINUX_AH_DSR_H */

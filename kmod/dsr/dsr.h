@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dsr: Dynamic Source Routing (RFC 4728) on a dsr0 net_device.
+ *
+ * One struct dsr_priv per dsr device holds every table; one spinlock
+ * (priv->lock, taken with BH disabled in process context) protects them
+ * all.  Frames are built under the lock into an output list and sent after
+ * it is dropped (dsr_out_flush()).  One timer per device serves every
+ * deadline (send buffer, discoveries, maintenance buffer, request jitter).
+ */
+#ifndef _DSR_H
+#define _DSR_H
+
+#include <linux/ah_dsr.h>
+#include <linux/ip.h>
+#include <linux/netdevice.h>
+#include <linux/netfilter.h>
+#include <linux/skbuff.h>
+#include <linux/spinlock.h>
+#include <linux/timer.h>
+
+#include "opt.h"
+#include "rcache.h"
+#include "rreq.h"
+
+#define DSR_NPARAMS		(DSR_A_P_LAST - DSR_A_P_FIRST + 1)
+#define DSR_P(priv, name)	READ_ONCE((priv)->param[DSR_A_P_##name - DSR_A_P_FIRST])
+
+#define DSR_MTU_RESERVE		64	/* DSR header room under the slave MTU */
+#define DSR_MAX_NEIGH		256
+#define DSR_MAX_DISC		64
+#define DSR_MAX_FWDQ		64
+#define DSR_EXTRA_MAX		(DSR_RREP_SIZE(DSR_MAX_PATH) + 4)
+
+enum dsr_stat {
+	DSR_S_RREQ_SENT,
+	DSR_S_RREQ_RECEIVED,
+	DSR_S_RREQ_FORWARDED,
+	DSR_S_RREQ_DUPLICATE,
+	DSR_S_RREQ_OWN,
+	DSR_S_RREQ_HOP_LIMIT,
+	DSR_S_RREQ_QUEUE_FULL,
+	DSR_S_RREP_SENT,
+	DSR_S_RREP_CACHED_SENT,
+	DSR_S_RREP_GATEWAY_SENT,
+	DSR_S_RREP_RECEIVED,
+	DSR_S_RERR_SENT,
+	DSR_S_RERR_RECEIVED,
+	DSR_S_RERR_NO_ROUTE,
+	DSR_S_ACK_REQ_SENT,
+	DSR_S_ACK_SENT,
+	DSR_S_ACK_RECEIVED,
+	DSR_S_PASSIVE_ACKS,
+	DSR_S_RETRANSMISSIONS,
+	DSR_S_LINK_FAILURES,
+	DSR_S_SALVAGED,
+	DSR_S_SALVAGE_FAILED,
+	DSR_S_REROUTED,
+	DSR_S_MAINT_BUFFER_FULL,
+	DSR_S_SENDBUF_QUEUED,
+	DSR_S_SENDBUF_DROP_FULL,
+	DSR_S_SENDBUF_DROP_TIMEOUT,
+	DSR_S_SENDBUF_DROP_DISCOVERY,
+	DSR_S_DISCOVERY_STARTED,
+	DSR_S_DISCOVERY_FAILED,
+	DSR_S_FORWARDED,
+	DSR_S_FWD_TTL_EXCEEDED,
+	DSR_S_FWD_DUPLICATE,
+	DSR_S_DELIVERED,
+	DSR_S_NOT_FOR_US,
+	DSR_S_OVERHEARD,
+	DSR_S_ROUTES_LEARNED,
+	DSR_S_TX_NOT_IPV4,
+	DSR_S_TX_BROADCAST,
+	DSR_S_TX_TOO_BIG,
+	DSR_S_NO_ADDRESS,
+	DSR_S_NOMEM,
+	DSR_S_UNKNOWN_OPT,
+	DSR_S_MALFORMED_IP,
+	/* one per enum dsr_bad, in its order (DSR_OK excluded) */
+	DSR_S_BAD_FIRST,
+	DSR_S_BAD_LAST = DSR_S_BAD_FIRST + __DSR_BAD_MAX - 2,
+	DSR_S_MAX,
+};
+
+struct dsr_slave {
+	struct list_head list;		/* priv->slaves, RCU */
+	struct net_device *dev;
+	struct dsr_priv *priv;
+	struct packet_type overhear;	/* promiscuous receive */
+};
+
+/* The per-next-hop state, and the home of its retransmission timeout. */
+struct dsr_neigh {
+	struct list_head list;
+	__be32 addr;
+	u8 mac[ETH_ALEN];
+	struct dsr_slave *slave;
+	u64 heard;			/* ms: last frame from it */
+	u64 confirmed;			/* ms: last ack from it, 0 never */
+	u32 rto_ms;			/* see dsr_neigh_rto() */
+	u64 tx, retx, acked;
+};
+
+/* A packet sent and awaiting its next hop's acknowledgement. */
+struct dsr_maint {
+	struct list_head list;
+	struct sk_buff *skb;		/* the frame as first sent */
+	__be32 nexthop;
+	__be32 saddr, daddr;		/* passive ack key */
+	__be16 ip_id, frag_off;
+	u8 segs;			/* Segments Left as sent, 0xff: no SRT */
+	u8 tries;			/* transmissions so far */
+	bool explicit;			/* last transmission asked for an ack */
+	u16 ack_id;
+	u64 sent, deadline;		/* ms */
+};
+
+/* A Route Discovery in progress. */
+struct dsr_disc {
+	struct list_head list;
+	__be32 target;
+	u8 tries;			/* propagating requests sent */
+	bool propagating;
+	u64 started, next;		/* ms */
+};
+
+struct dsr_skb_cb {
+	u64 time;			/* ms: queued at / due at */
+	struct dsr_slave *slave;	/* fwdq: where to send */
+};
+
+#define DSR_CB(skb) ((struct dsr_skb_cb *)(skb)->cb)
+
+struct dsr_priv {
+	struct net_device *dev;
+	struct list_head slaves;
+	spinlock_t lock;
+	bool dead;
+	u32 param[DSR_NPARAMS];
+
+	struct dsr_rcache rc;
+	struct dsr_rreq_table rt;
+	struct list_head neighs;
+	unsigned int n_neighs;
+	struct sk_buff_head sendbuf;
+	unsigned int sendbuf_bytes;
+	struct list_head maint;
+	unsigned int n_maint;
+	struct list_head discs;
+	unsigned int n_discs;
+	struct sk_buff_head fwdq;	/* Route Requests awaiting jitter */
+
+	struct timer_list timer;
+	u64 last_expire;
+	u16 rreq_id, ack_id;
+	atomic_t ip_id;
+	struct nf_hook_ops nfho;
+	atomic_long_t stats[DSR_S_MAX];
+};
+
+static inline void dsr_stat(struct dsr_priv *priv, enum dsr_stat s)
+{
+	atomic_long_inc(&priv->stats[s]);
+}
+
+u64 dsr_now(void);
+__be32 dsr_self(const struct dsr_priv *priv);
+
+/* params.c */
+extern const char *const dsr_stat_names[DSR_S_MAX];
+void dsr_params_default(u32 *param);
+int dsr_param_check(int attr, u32 val, const char **why);
+
+/* device.c */
+extern struct rtnl_link_ops dsr_link_ops;
+bool dsr_is_dsr(const struct net_device *dev);
+int dsr_device_init(void);
+void dsr_device_exit(void);
+
+/* neigh.c */
+struct dsr_neigh *dsr_neigh_find(struct dsr_priv *priv, __be32 addr);
+void dsr_neigh_heard(struct dsr_priv *priv, __be32 addr, const u8 *mac,
+		     struct dsr_slave *slave);
+void dsr_neigh_slave_gone(struct dsr_priv *priv, struct dsr_slave *slave);
+void dsr_neigh_flush(struct dsr_priv *priv);
+u32 dsr_neigh_rto(struct dsr_priv *priv, struct dsr_neigh *n,
+		  const struct dsr_maint *m);
+
+/* tx.c */
+netdev_tx_t dsr_start_xmit(struct sk_buff *skb, struct net_device *dev);
+int dsr_frame(struct dsr_priv *priv, struct sk_buff *skb, __be32 nexthop,
+	      struct sk_buff_head *out);
+void dsr_broadcast(struct dsr_priv *priv, struct sk_buff *skb,
+		   struct dsr_slave *only, struct sk_buff_head *out);
+void dsr_out_flush(struct sk_buff_head *out);
+struct sk_buff *dsr_ctrl_alloc(struct dsr_priv *priv, size_t optlen,
+			       __be32 saddr, __be32 daddr, u8 ttl);
+int dsr_send_routed(struct dsr_priv *priv, struct sk_buff *skb,
+		    const __be32 *hops, unsigned int n, bool salvage_self,
+		    u8 salvage, const u8 *extra, size_t extra_len,
+		    struct sk_buff_head *out);
+int dsr_send_ctrl_routed(struct dsr_priv *priv, __be32 dst,
+			 const __be32 *hops, unsigned int n, const u8 *opts,
+			 size_t optlen, struct sk_buff_head *out);
+void dsr_route_or_queue(struct dsr_priv *priv, struct sk_buff *skb,
+			struct sk_buff_head *out);
+int dsr_strip_hdr(struct sk_buff *skb);
+
+/* route.c: discovery, send buffer */
+void dsr_disc_start(struct dsr_priv *priv, __be32 target,
+		    struct sk_buff_head *out);
+void dsr_sendbuf_add(struct dsr_priv *priv, struct sk_buff *skb,
+		     struct sk_buff_head *out);
+void dsr_sendbuf_drain(struct dsr_priv *priv, struct sk_buff_head *out);
+void dsr_route_tick(struct dsr_priv *priv, u64 now, struct sk_buff_head *out);
+void dsr_learn(struct dsr_priv *priv, const __be32 *hops, unsigned int n,
+	       u8 flags);
+void dsr_send_rrep(struct dsr_priv *priv, __be32 initiator,
+		   const __be32 *route, unsigned int n, bool external,
+		   const __be32 *back, unsigned int nback,
+		   struct sk_buff_head *out);
+
+/* maint.c */
+void dsr_maint_track(struct dsr_priv *priv, struct sk_buff *frame,
+		     __be32 nexthop, bool explicit, u16 ack_id);
+bool dsr_maint_want_ack(struct dsr_priv *priv, __be32 nexthop,
+			bool last_hop, bool *track);
+bool dsr_maint_dup(struct dsr_priv *priv, const struct iphdr *iph);
+void dsr_maint_ack(struct dsr_priv *priv, __be32 from, u16 id);
+void dsr_maint_passive(struct dsr_priv *priv, const struct iphdr *iph,
+		       int segs);
+void dsr_maint_tick(struct dsr_priv *priv, u64 now, struct sk_buff_head *out);
+void dsr_maint_slave_gone(struct dsr_priv *priv, struct dsr_slave *slave);
+void dsr_maint_flush(struct dsr_priv *priv);
+void dsr_link_failed(struct dsr_priv *priv, __be32 nexthop,
+		     struct sk_buff_head *out);
+int dsr_set_areq(struct sk_buff *skb, bool want, u16 id);
+
+/* rx.c */
+unsigned int dsr_nf_hook(void *hpriv, struct sk_buff *skb,
+			 const struct nf_hook_state *state);
+int dsr_overhear_rcv(struct sk_buff *skb, struct net_device *dev,
+		     struct packet_type *pt, struct net_device *orig_dev);
+
+/* timer (device.c) */
+void dsr_kick(struct dsr_priv *priv);
+
+/* netlink.c */
+int dsr_genl_init(void);
+void dsr_genl_exit(void);
+void dsr_event(struct dsr_priv *priv, u8 event, __be32 addr, __be32 nexthop,
+	       __be32 dst, const __be32 *hops, unsigned int n);
+
+#endif /* _DSR_H */

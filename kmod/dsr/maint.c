@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Route Maintenance (RFC 4728 section 8.3): every packet we originate or
+ * forward stays in the Maintenance Buffer until its next hop acknowledges
+ * it, passively (we overhear the next hop forward it) or with an explicit
+ * Acknowledgement.  The first TryPassiveAcks transmissions on a hop that
+ * is not the last rely on passive acknowledgement; later ones, and every
+ * transmission over a last hop, carry an Acknowledgement Request.  After
+ * MaxMaintRexmt retransmissions the link is broken: it leaves the route
+ * cache and enters hold-down, a Route Error goes to each originator, and
+ * each packet is salvaged over another cached route if there is one.
+ */
+#include <linux/etherdevice.h>
+#include <linux/ip.h>
+#include <net/ip.h>
+
+#include "dsr.h"
+
+static void dsr_maint_free(struct dsr_priv *priv, struct dsr_maint *m)
+{
+	list_del(&m->list);
+	priv->n_maint--;
+	kfree_skb(m->skb);
+	kfree(m);
+}
+
+/*
+ * Whether the next transmission to nexthop carries an Acknowledgement
+ * Request, and (*track) whether the packet is kept for retransmission: a
+ * last hop confirmed within MaintHoldoffTime is trusted without either.
+ */
+bool dsr_maint_want_ack(struct dsr_priv *priv, __be32 nexthop,
+			bool last_hop, bool *track)
+{
+	struct dsr_neigh *n = dsr_neigh_find(priv, nexthop);
+	u64 holdoff = DSR_P(priv, MAINT_HOLDOFF_MS);
+
+	*track = true;
+	if (!last_hop && DSR_P(priv, TRY_PASSIVE_ACKS))
+		return false;
+	if (last_hop && n && n->confirmed &&
+	    dsr_now() - n->confirmed < holdoff) {
+		*track = false;
+		return false;
+	}
+	return true;
+}
+
+/* Keep a clone of frame (just queued for sending) until it is acked. */
+void dsr_maint_track(struct dsr_priv *priv, struct sk_buff *frame,
+		     __be32 nexthop, bool explicit, u16 ack_id)
+{
+	const struct iphdr *iph = ip_hdr(frame);
+	struct dsr_neigh *n = dsr_neigh_find(priv, nexthop);
+	struct dsr_parsed p;
+	struct dsr_maint *m;
+	const u8 *dh;
+
+	if (priv->n_maint >= DSR_P(priv, REXMT_BUFFER_SIZE)) {
+		dsr_stat(priv, DSR_S_MAINT_BUFFER_FULL);
+		return;
+	}
+	m = kzalloc(sizeof(*m), GFP_ATOMIC);
+	if (!m)
+		goto nomem;
+	m->skb = skb_clone(frame, GFP_ATOMIC);
+	if (!m->skb) {
+		kfree(m);
+		goto nomem;
+	}
+	dh = skb_network_header(frame) + iph->ihl * 4;
+	m->segs = 0xff;
+	if (dsr_parse(dh, skb_tail_pointer(frame) - dh, &p) == DSR_OK &&
+	    p.srt)
+		m->segs = DSR_SRT_SEGS(dsr_srt_bits(dh, p.srt));
+	m->nexthop = nexthop;
+	m->saddr = iph->saddr;
+	m->daddr = iph->daddr;
+	m->ip_id = iph->id;
+	m->frag_off = iph->frag_off;
+	m->tries = 1;
+	m->explicit = explicit;
+	m->ack_id = ack_id;
+	m->sent = dsr_now();
+	m->deadline = m->sent + dsr_neigh_rto(priv, n, m);
+	list_add_tail(&m->list, &priv->maint);
+	priv->n_maint++;
+	dsr_kick(priv);
+	return;
+nomem:
+	dsr_stat(priv, DSR_S_NOMEM);
+}
+
+/* CMU: a packet identical to one we still hold is a duplicate. */
+bool dsr_maint_dup(struct dsr_priv *priv, const struct iphdr *iph)
+{
+	struct dsr_maint *m;
+
+	list_for_each_entry(m, &priv->maint, list)
+		if (m->saddr == iph->saddr && m->daddr == iph->daddr &&
+		    m->ip_id == iph->id && m->frag_off == iph->frag_off)
+			return true;
+	return false;
+}
+
+static void dsr_confirmed(struct dsr_priv *priv, __be32 addr)
+{
+	struct dsr_neigh *n = dsr_neigh_find(priv, addr);
+
+	if (n) {
+		n->confirmed = dsr_now();
+		n->acked++;
+	}
+}
+
+void dsr_maint_ack(struct dsr_priv *priv, __be32 from, u16 id)
+{
+	struct dsr_maint *m;
+
+	list_for_each_entry(m, &priv->maint, list) {
+		if (m->nexthop == from && m->explicit && m->ack_id == id) {
+			dsr_maint_free(priv, m);
+			dsr_confirmed(priv, from);
+			dsr_stat(priv, DSR_S_ACK_RECEIVED);
+			return;
+		}
+	}
+}
+
+/* iph was overheard (or received) with Segments Left segs (-1: no SRT). */
+void dsr_maint_passive(struct dsr_priv *priv, const struct iphdr *iph,
+		       int segs)
+{
+	struct dsr_maint *m;
+
+	list_for_each_entry(m, &priv->maint, list) {
+		if (m->saddr != iph->saddr || m->daddr != iph->daddr ||
+		    m->ip_id != iph->id || m->frag_off != iph->frag_off)
+			continue;
+		if (m->segs == 0xff || segs < 0 || segs >= m->segs)
+			continue;
+		dsr_confirmed(priv, m->nexthop);
+		dsr_maint_free(priv, m);
+		dsr_stat(priv, DSR_S_PASSIVE_ACKS);
+		return;
+	}
+}
+
+/*
+ * Give the DSR header of skb (IP packet) an Acknowledgement Request with
+ * id, or none: an existing one is rewritten in place (or made PadN), a
+ * missing one is appended (4 bytes keep the header aligned).
+ */
+int dsr_set_areq(struct sk_buff *skb, bool want, u16 id)
+{
+	unsigned int ihl = ip_hdrlen(skb);
+	struct dsr_parsed p;
+	struct iphdr *iph;
+	u8 *dh;
+
+	if (dsr_parse(skb->data + ihl, skb_headlen(skb) - ihl, &p) != DSR_OK)
+		return -EINVAL;
+	if (skb_ensure_writable(skb, ihl + p.len))
+		return -ENOMEM;
+	dh = skb->data + ihl;
+	if (p.areq) {
+		if (want) {
+			dsr_put16(dh + p.areq + 2, id);
+		} else {
+			dh[p.areq] = DSR_OPT_PADN;
+			dsr_put16(dh + p.areq + 2, 0);
+		}
+		return 0;
+	}
+	if (!want)
+		return 0;
+	if (skb_cow_head(skb, DSR_AREQ_SIZE + LL_MAX_HEADER))
+		return -ENOMEM;
+	skb_push(skb, DSR_AREQ_SIZE);
+	memmove(skb->data, skb->data + DSR_AREQ_SIZE, ihl + p.len);
+	skb_reset_network_header(skb);
+	dh = skb->data + ihl;
+	dsr_put_areq(dh + p.len, id);
+	dsr_put16(dh + 2, p.len + DSR_AREQ_SIZE - DSR_HDR_LEN);
+	iph = ip_hdr(skb);
+	iph->tot_len = htons(ntohs(iph->tot_len) + DSR_AREQ_SIZE);
+	ip_send_check(iph);
+	return 0;
+}
+
+static void dsr_retransmit(struct dsr_priv *priv, struct dsr_maint *m,
+			   u64 now, struct sk_buff_head *out)
+{
+	struct dsr_neigh *n = dsr_neigh_find(priv, m->nexthop);
+	struct sk_buff *skb;
+
+	m->tries++;
+	m->explicit = m->segs == 0 || m->segs == 0xff ||
+		      m->tries > DSR_P(priv, TRY_PASSIVE_ACKS);
+	if (m->explicit)
+		m->ack_id = ++priv->ack_id;
+	m->sent = now;
+	m->deadline = now + dsr_neigh_rto(priv, n, m);
+	dsr_stat(priv, DSR_S_RETRANSMISSIONS);
+	if (n)
+		n->retx++;
+
+	skb = skb_copy(m->skb, GFP_ATOMIC);
+	if (!skb) {
+		dsr_stat(priv, DSR_S_NOMEM);
+		return;
+	}
+	skb_pull(skb, skb_network_offset(skb));
+	if (dsr_set_areq(skb, m->explicit, m->ack_id)) {
+		kfree_skb(skb);
+		return;
+	}
+	if (m->explicit)
+		dsr_stat(priv, DSR_S_ACK_REQ_SENT);
+	dsr_frame(priv, skb, m->nexthop, out);
+}
+
+static void dsr_send_rerr(struct dsr_priv *priv, __be32 orig, u8 salvage,
+			  __be32 unreachable, struct sk_buff_head *out)
+{
+	__be32 hops[DSR_MAX_PATH];
+	u8 opt[DSR_RERR_SIZE];
+	unsigned int n;
+
+	n = dsr_rc_lookup(&priv->rc, orig, hops, dsr_now());
+	if (!n) {
+		dsr_stat(priv, DSR_S_RERR_NO_ROUTE);
+		return;
+	}
+	dsr_put_rerr(opt, salvage, dsr_self(priv), orig, unreachable);
+	if (!dsr_send_ctrl_routed(priv, orig, hops, n, opt, sizeof(opt), out))
+		dsr_stat(priv, DSR_S_RERR_SENT);
+}
+
+/*
+ * The packet of m could not cross its link.  Ours: route it again (or
+ * queue it for discovery).  Forwarded: salvage it over another cached route
+ * (section 8.3.6), with a source route starting at us, or drop it.
+ */
+static void dsr_maint_reroute(struct dsr_priv *priv, struct dsr_maint *m,
+			      struct sk_buff_head *out)
+{
+	struct sk_buff *skb = m->skb;
+	__be32 hops[DSR_MAX_PATH];
+	struct dsr_parsed p;
+	unsigned int n;
+	u8 salvage = 0;
+	const u8 *dh;
+
+	m->skb = NULL;
+	skb_pull(skb, skb_network_offset(skb));
+	if (skb_unclone(skb, GFP_ATOMIC))
+		goto drop;
+	dh = skb->data + ip_hdrlen(skb);
+	if (dsr_parse(dh, skb_headlen(skb) - ip_hdrlen(skb), &p) != DSR_OK)
+		goto drop;
+	if (p.srt)
+		salvage = DSR_SRT_SALVAGE(dsr_srt_bits(dh, p.srt));
+	if (p.n_rrep || p.n_rerr || p.next_header == DSR_NO_NEXT_HEADER)
+		goto drop;	/* control packets are not salvaged */
+	if (dsr_strip_hdr(skb))
+		goto drop;
+	if (m->saddr == dsr_self(priv)) {
+		dsr_stat(priv, DSR_S_REROUTED);
+		dsr_route_or_queue(priv, skb, out);
+		return;
+	}
+	n = dsr_rc_lookup(&priv->rc, m->daddr, hops, dsr_now());
+	if (!n || salvage >= DSR_P(priv, MAX_SALVAGE_COUNT) ||
+	    n > DSR_MAX_PATH - 1) {
+		dsr_stat(priv, DSR_S_SALVAGE_FAILED);
+		goto drop;
+	}
+	dsr_stat(priv, DSR_S_SALVAGED);
+	dsr_send_routed(priv, skb, hops, n, true, salvage + 1, NULL, 0, out);
+	return;
+drop:
+	kfree_skb(skb);
+}
+
+/* nexthop did not acknowledge: section 8.3.4 to 8.3.6. */
+void dsr_link_failed(struct dsr_priv *priv, __be32 nexthop,
+		     struct sk_buff_head *out)
+{
+	__be32 self = dsr_self(priv), told[8];
+	struct dsr_maint *m, *tmp;
+	unsigned int ntold = 0, i;
+	LIST_HEAD(failed);
+	u64 now = dsr_now();
+
+	dsr_stat(priv, DSR_S_LINK_FAILURES);
+	dsr_rc_del_link(&priv->rc, self, nexthop);
+	if (DSR_P(priv, LINK_HOLDDOWN_MS))
+		dsr_neg_add(&priv->rc, self, nexthop,
+			    now + DSR_P(priv, LINK_HOLDDOWN_MS));
+	dsr_event(priv, DSR_EVENT_LINK_BROKEN, self, nexthop, 0, NULL, 0);
+
+	list_for_each_entry_safe(m, tmp, &priv->maint, list)
+		if (m->nexthop == nexthop)
+			list_move_tail(&m->list, &failed);
+	list_for_each_entry_safe(m, tmp, &failed, list) {
+		priv->n_maint--;
+		list_del(&m->list);
+		if (m->saddr != self) {
+			for (i = 0; i < ntold && told[i] != m->saddr; i++)
+				;
+			if (i == ntold && ntold < ARRAY_SIZE(told)) {
+				told[ntold++] = m->saddr;
+				dsr_send_rerr(priv, m->saddr, 0, nexthop, out);
+			}
+		}
+		dsr_maint_reroute(priv, m, out);
+		kfree(m);
+	}
+}
+
+void dsr_maint_tick(struct dsr_priv *priv, u64 now, struct sk_buff_head *out)
+{
+	struct dsr_maint *m, *tmp;
+	__be32 broken = 0;
+
+	list_for_each_entry_safe(m, tmp, &priv->maint, list) {
+		if (m->deadline > now)
+			continue;
+		if (m->tries > DSR_P(priv, MAX_MAINT_REXMT)) {
+			broken = m->nexthop;
+			break;
+		}
+		dsr_retransmit(priv, m, now, out);
+	}
+	if (broken)
+		dsr_link_failed(priv, broken, out);
+}
+
+void dsr_maint_slave_gone(struct dsr_priv *priv, struct dsr_slave *slave)
+{
+	struct dsr_maint *m, *tmp;
+
+	list_for_each_entry_safe(m, tmp, &priv->maint, list)
+		if (m->skb->dev == slave->dev)
+			dsr_maint_free(priv, m);
+}
+
+void dsr_maint_flush(struct dsr_priv *priv)
+{
+	struct dsr_maint *m, *tmp;
+
+	list_for_each_entry_safe(m, tmp, &priv->maint, list)
+		dsr_maint_free(priv, m);
+}

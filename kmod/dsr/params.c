@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Protocol constants: RFC 4728 section 9 defaults, our additions, and the
+ * range each may take.  Counter names for ethtool -S.
+ */
+#include "dsr.h"
+
+struct dsr_param_def {
+	u32 dflt, min, max;
+};
+
+#define DEF(name, d, lo, hi) \
+	[DSR_A_P_##name - DSR_A_P_FIRST] = { .dflt = d, .min = lo, .max = hi }
+
+static const struct dsr_param_def dsr_param_defs[DSR_NPARAMS] = {
+	DEF(DISCOVERY_HOP_LIMIT, 255, 1, 255),
+	DEF(BROADCAST_JITTER_MS, 10, 0, 1000),
+	DEF(ROUTE_CACHE_TIMEOUT_MS, 300000, 100, 86400000),
+	DEF(SEND_BUFFER_TIMEOUT_MS, 30000, 10, 600000),
+	DEF(SEND_BUFFER_PACKETS, 64, 1, 4096),
+	DEF(SEND_BUFFER_BYTES, 262144, 1500, 16777216),
+	DEF(REQUEST_TABLE_SIZE, 64, 1, 1024),
+	DEF(REQUEST_TABLE_IDS, 16, 1, DSR_RREQ_IDS_MAX),
+	DEF(MAX_REQUEST_REXMT, 16, 0, 64),
+	DEF(MAX_REQUEST_PERIOD_MS, 10000, 10, 600000),
+	DEF(REQUEST_PERIOD_MS, 500, 10, 600000),
+	DEF(NONPROP_REQUEST_TIMEOUT_MS, 30, 0, 10000),
+	DEF(REXMT_BUFFER_SIZE, 50, 1, 4096),
+	DEF(MAINT_HOLDOFF_MS, 250, 0, 10000),
+	DEF(MAX_MAINT_REXMT, 2, 0, 16),
+	DEF(TRY_PASSIVE_ACKS, 1, 0, 16),
+	DEF(PASSIVE_ACK_TIMEOUT_MS, 100, 1, 10000),
+	DEF(ACK_TIMEOUT_MS, 500, 1, 10000),
+	DEF(GRAT_REPLY_HOLDOFF_MS, 1000, 0, 60000),
+	DEF(MAX_SALVAGE_COUNT, 15, 0, 15),
+	DEF(LINK_HOLDDOWN_MS, 5000, 0, 600000),
+	DEF(ROUTE_CACHE_SIZE, 256, 1, 4096),
+	DEF(GATEWAY, 0, 0, 1),
+	DEF(SUBNET, 0, 0, U32_MAX),
+	DEF(SUBNET_PREFIX, 0, 0, 32),
+	DEF(TIMER_MS, 10, 1, 1000),
+};
+
+void dsr_params_default(u32 *param)
+{
+	int i;
+
+	for (i = 0; i < DSR_NPARAMS; i++)
+		param[i] = dsr_param_defs[i].dflt;
+}
+
+int dsr_param_check(int attr, u32 val, const char **why)
+{
+	const struct dsr_param_def *d;
+
+	if (attr < DSR_A_P_FIRST || attr > DSR_A_P_LAST) {
+		*why = "none";
+		return -EINVAL;
+	}
+	d = &dsr_param_defs[attr - DSR_A_P_FIRST];
+	if (val < d->min) {
+		*why = "below";
+		return -ERANGE;
+	}
+	if (val > d->max) {
+		*why = "above";
+		return -ERANGE;
+	}
+	return 0;
+}
+
+const char *const dsr_stat_names[DSR_S_MAX] = {
+	[DSR_S_RREQ_SENT] = "rreq_sent",
+	[DSR_S_RREQ_RECEIVED] = "rreq_received",
+	[DSR_S_RREQ_FORWARDED] = "rreq_forwarded",
+	[DSR_S_RREQ_DUPLICATE] = "rreq_duplicate",
+	[DSR_S_RREQ_OWN] = "rreq_own_or_looped",
+	[DSR_S_RREQ_HOP_LIMIT] = "rreq_hop_limit",
+	[DSR_S_RREQ_QUEUE_FULL] = "rreq_jitter_queue_full",
+	[DSR_S_RREP_SENT] = "rrep_sent",
+	[DSR_S_RREP_CACHED_SENT] = "rrep_from_cache_sent",
+	[DSR_S_RREP_GATEWAY_SENT] = "rrep_gateway_sent",
+	[DSR_S_RREP_RECEIVED] = "rrep_received",
+	[DSR_S_RERR_SENT] = "rerr_sent",
+	[DSR_S_RERR_RECEIVED] = "rerr_received",
+	[DSR_S_RERR_NO_ROUTE] = "rerr_no_route",
+	[DSR_S_ACK_REQ_SENT] = "ack_req_sent",
+	[DSR_S_ACK_SENT] = "ack_sent",
+	[DSR_S_ACK_RECEIVED] = "ack_received",
+	[DSR_S_PASSIVE_ACKS] = "passive_acks",
+	[DSR_S_RETRANSMISSIONS] = "retransmissions",
+	[DSR_S_LINK_FAILURES] = "link_failures",
+	[DSR_S_SALVAGED] = "salvaged",
+	[DSR_S_SALVAGE_FAILED] = "salvage_failed",
+	[DSR_S_REROUTED] = "rerouted",
+	[DSR_S_MAINT_BUFFER_FULL] = "maint_buffer_full",
+	[DSR_S_SENDBUF_QUEUED] = "sendbuf_queued",
+	[DSR_S_SENDBUF_DROP_FULL] = "sendbuf_drop_full",
+	[DSR_S_SENDBUF_DROP_TIMEOUT] = "sendbuf_drop_timeout",
+	[DSR_S_SENDBUF_DROP_DISCOVERY] = "sendbuf_drop_discovery_failed",
+	[DSR_S_DISCOVERY_STARTED] = "discovery_started",
+	[DSR_S_DISCOVERY_FAILED] = "discovery_failed",
+	[DSR_S_FORWARDED] = "forwarded",
+	[DSR_S_FWD_TTL_EXCEEDED] = "fwd_ttl_exceeded",
+	[DSR_S_FWD_DUPLICATE] = "fwd_duplicate",
+	[DSR_S_DELIVERED] = "delivered",
+	[DSR_S_NOT_FOR_US] = "not_for_us",
+	[DSR_S_OVERHEARD] = "overheard",
+	[DSR_S_ROUTES_LEARNED] = "routes_learned",
+	[DSR_S_TX_NOT_IPV4] = "tx_not_ipv4",
+	[DSR_S_TX_BROADCAST] = "tx_broadcast_dropped",
+	[DSR_S_TX_TOO_BIG] = "tx_too_big",
+	[DSR_S_NO_ADDRESS] = "no_address",
+	[DSR_S_NOMEM] = "nomem",
+	[DSR_S_UNKNOWN_OPT] = "unknown_option",
+	[DSR_S_MALFORMED_IP] = "malformed_ip",
+	[DSR_S_BAD_FIRST + DSR_BAD_TRUNCATED - 1] = "malformed_truncated",
+	[DSR_S_BAD_FIRST + DSR_BAD_PAYLOAD_LEN - 1] = "malformed_payload_len",
+	[DSR_S_BAD_FIRST + DSR_BAD_FLOW_STATE - 1] = "malformed_flow_state",
+	[DSR_S_BAD_FIRST + DSR_BAD_OPT_LEN - 1] = "malformed_opt_len",
+	[DSR_S_BAD_FIRST + DSR_BAD_OPT_SIZE - 1] = "malformed_opt_size",
+	[DSR_S_BAD_FIRST + DSR_BAD_OPT_REPEAT - 1] = "malformed_opt_repeat",
+	[DSR_S_BAD_FIRST + DSR_BAD_SEGS_LEFT - 1] = "malformed_segs_left",
+	[DSR_S_BAD_FIRST + DSR_BAD_UNKNOWN_DROP - 1] = "malformed_unknown_drop",
+	[DSR_S_BAD_FIRST + DSR_BAD_ROUTE - 1] = "malformed_route",
+};

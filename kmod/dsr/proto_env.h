@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the protocol files (opt.c, rcache.c, rreq.c) need from their
+ * environment, so that they build both in the module and in userspace
+ * unit tests and fuzz targets (tests/unit).  They take the current time as
+ * an argument, never lock (callers hold the device lock) and allocate only
+ * through dsr_zalloc(), when a table is created or resized: in process
+ * context, never under the device lock.
+ */
+#ifndef _DSR_PROTO_ENV_H
+#define _DSR_PROTO_ENV_H
+
+#ifdef __KERNEL__
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/types.h>
+
+/* only at set-up and reconfiguration, in process context */
+#define dsr_zalloc(size)	kvzalloc(size, GFP_KERNEL)
+#define dsr_free(p)		kvfree(p)
+#else
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef uint32_t __be32;
+
+#define dsr_zalloc(size)	calloc(1, size)
+#define dsr_free(p)		free(p)
+#endif
+
+static inline u16 dsr_get16(const u8 *p)
+{
+	return (u16)(p[0] << 8 | p[1]);
+}
+
+static inline void dsr_put16(u8 *p, u16 v)
+{
+	p[0] = v >> 8;
+	p[1] = v & 0xff;
+}
+
+/* An IPv4 address as it is on the wire, read into host memory unchanged. */
+static inline __be32 dsr_get_addr(const u8 *p)
+{
+	__be32 a;
+
+	memcpy(&a, p, sizeof(a));
+	return a;
+}
+
+static inline void dsr_put_addr(u8 *p, __be32 a)
+{
+	memcpy(p, &a, sizeof(a));
+}
+
+/* first octet of a be32 held in memory */
+static inline u8 dsr_addr_octet0(__be32 a)
+{
+	return ((const u8 *)&a)[0];
+}
+
+/* 0.0.0.0, 127/8, multicast, reserved and broadcast cannot be on a route */
+static inline bool dsr_addr_routable(__be32 a)
+{
+	u8 o = dsr_addr_octet0(a);
+
+	return o != 0 && o != 127 && o < 224;
+}
+
+#endif /* _DSR_PROTO_ENV_H */

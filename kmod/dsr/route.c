@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Route Discovery (RFC 4728 section 8.2) and the Send Buffer (4.2).
+ *
+ * A packet without a cached route waits in the Send Buffer (bounded in
+ * packets and bytes, SendBufferTimeout) while a discovery runs: first a
+ * non-propagating Route Request (hop limit 1) that neighbours answer from
+ * their caches, then after NonpropRequestTimeout propagating ones, spaced
+ * RequestPeriod doubling up to MaxRequestPeriod, at most MaxRequestRexmt.
+ */
+#include <linux/etherdevice.h>
+#include <linux/ip.h>
+#include <net/ip.h>
+
+#include "dsr.h"
+
+void dsr_learn(struct dsr_priv *priv, const __be32 *hops, unsigned int n,
+	       u8 flags)
+{
+	int r;
+
+	if (!n)
+		return;
+	priv->rc.self = dsr_self(priv);
+	r = dsr_rc_add(&priv->rc, hops, n, flags, dsr_now());
+	if (r > 0) {
+		dsr_stat(priv, DSR_S_ROUTES_LEARNED);
+		dsr_event(priv, DSR_EVENT_ROUTE_ADDED, 0, 0, hops[n - 1], hops,
+			  n);
+	}
+}
+
+static struct dsr_disc *dsr_disc_find(struct dsr_priv *priv, __be32 target)
+{
+	struct dsr_disc *d;
+
+	list_for_each_entry(d, &priv->discs, list)
+		if (d->target == target)
+			return d;
+	return NULL;
+}
+
+static void dsr_send_rreq(struct dsr_priv *priv, struct dsr_disc *d,
+			  struct sk_buff_head *out)
+{
+	size_t len = DSR_HDR_LEN + DSR_RREQ_SIZE(0);
+	struct sk_buff *skb;
+	u8 ttl, *dh;
+
+	ttl = d->propagating ? DSR_P(priv, DISCOVERY_HOP_LIMIT) : 1;
+	skb = dsr_ctrl_alloc(priv, len, dsr_self(priv), htonl(INADDR_BROADCAST),
+			     ttl);
+	if (!skb)
+		return;
+	dh = skb_network_header(skb) + sizeof(struct iphdr);
+	dsr_put_hdr(dh, DSR_NO_NEXT_HEADER);
+	dsr_put_rreq(dh + DSR_HDR_LEN, ++priv->rreq_id, d->target, NULL, 0);
+	dsr_finish(dh, len);
+	/* our own id: never forward a copy of it back */
+	dsr_rreq_seen(&priv->rt, dsr_self(priv), priv->rreq_id, dsr_now());
+	dsr_stat(priv, DSR_S_RREQ_SENT);
+	dsr_broadcast(priv, skb, NULL, out);
+}
+
+void dsr_disc_start(struct dsr_priv *priv, __be32 target,
+		    struct sk_buff_head *out)
+{
+	struct dsr_disc *d = dsr_disc_find(priv, target);
+	u64 now = dsr_now();
+
+	if (d)
+		return;
+	if (priv->n_discs >= DSR_MAX_DISC)
+		return;		/* the buffered packet times out */
+	d = kzalloc(sizeof(*d), GFP_ATOMIC);
+	if (!d) {
+		dsr_stat(priv, DSR_S_NOMEM);
+		return;
+	}
+	d->target = target;
+	d->started = now;
+	d->propagating = !DSR_P(priv, NONPROP_REQUEST_TIMEOUT_MS);
+	if (d->propagating) {
+		d->tries = 1;
+		d->next = now + DSR_P(priv, REQUEST_PERIOD_MS);
+	} else {
+		d->next = now + DSR_P(priv, NONPROP_REQUEST_TIMEOUT_MS);
+	}
+	list_add_tail(&d->list, &priv->discs);
+	priv->n_discs++;
+	dsr_stat(priv, DSR_S_DISCOVERY_STARTED);
+	dsr_send_rreq(priv, d, out);
+	dsr_kick(priv);
+}
+
+static void dsr_sendbuf_unlink(struct dsr_priv *priv, struct sk_buff *skb)
+{
+	__skb_unlink(skb, &priv->sendbuf);
+	priv->sendbuf_bytes -= skb->len;
+}
+
+static void dsr_disc_end(struct dsr_priv *priv, struct dsr_disc *d,
+			 bool failed)
+{
+	struct sk_buff *skb, *tmp;
+
+	if (failed) {
+		dsr_stat(priv, DSR_S_DISCOVERY_FAILED);
+		dsr_event(priv, DSR_EVENT_DISCOVERY_FAILED, 0, 0, d->target,
+			  NULL, 0);
+		skb_queue_walk_safe(&priv->sendbuf, skb, tmp) {
+			if (ip_hdr(skb)->daddr != d->target)
+				continue;
+			dsr_sendbuf_unlink(priv, skb);
+			dsr_stat(priv, DSR_S_SENDBUF_DROP_DISCOVERY);
+			dev_core_stats_tx_dropped_inc(priv->dev);
+			kfree_skb(skb);
+		}
+	}
+	list_del(&d->list);
+	priv->n_discs--;
+	kfree(d);
+}
+
+/* Queue skb (ours, plain IP, no route) and discover its destination. */
+void dsr_sendbuf_add(struct dsr_priv *priv, struct sk_buff *skb,
+		     struct sk_buff_head *out)
+{
+	__be32 dst = ip_hdr(skb)->daddr;
+
+	if (skb_queue_len(&priv->sendbuf) >= DSR_P(priv, SEND_BUFFER_PACKETS) ||
+	    priv->sendbuf_bytes + skb->len > DSR_P(priv, SEND_BUFFER_BYTES)) {
+		dsr_stat(priv, DSR_S_SENDBUF_DROP_FULL);
+		dev_core_stats_tx_dropped_inc(priv->dev);
+		kfree_skb(skb);
+	} else {
+		DSR_CB(skb)->time = dsr_now();
+		__skb_queue_tail(&priv->sendbuf, skb);
+		priv->sendbuf_bytes += skb->len;
+		dsr_stat(priv, DSR_S_SENDBUF_QUEUED);
+	}
+	dsr_disc_start(priv, dst, out);
+}
+
+/* Send what now has a route; end the discoveries that found one. */
+void dsr_sendbuf_drain(struct dsr_priv *priv, struct sk_buff_head *out)
+{
+	struct dsr_disc *d, *dtmp;
+	__be32 hops[DSR_MAX_PATH];
+	struct sk_buff *skb, *tmp;
+	u64 now = dsr_now();
+	unsigned int n;
+
+	skb_queue_walk_safe(&priv->sendbuf, skb, tmp) {
+		n = dsr_rc_lookup(&priv->rc, ip_hdr(skb)->daddr, hops, now);
+		if (!n)
+			continue;
+		dsr_sendbuf_unlink(priv, skb);
+		dsr_send_routed(priv, skb, hops, n, false, 0, NULL, 0, out);
+	}
+	list_for_each_entry_safe(d, dtmp, &priv->discs, list)
+		if (dsr_rc_lookup(&priv->rc, d->target, hops, now))
+			dsr_disc_end(priv, d, false);
+}
+
+static void dsr_disc_tick(struct dsr_priv *priv, u64 now,
+			  struct sk_buff_head *out)
+{
+	struct dsr_disc *d, *tmp;
+
+	list_for_each_entry_safe(d, tmp, &priv->discs, list) {
+		if (d->next > now)
+			continue;
+		if (d->propagating &&
+		    d->tries > DSR_P(priv, MAX_REQUEST_REXMT)) {
+			dsr_disc_end(priv, d, true);
+			continue;
+		}
+		d->propagating = true;
+		d->tries++;
+		d->next = now + dsr_rreq_backoff(DSR_P(priv, REQUEST_PERIOD_MS),
+						 DSR_P(priv, MAX_REQUEST_PERIOD_MS),
+						 d->tries);
+		dsr_send_rreq(priv, d, out);
+	}
+}
+
+static void dsr_sendbuf_tick(struct dsr_priv *priv, u64 now)
+{
+	u64 timeout = DSR_P(priv, SEND_BUFFER_TIMEOUT_MS);
+	struct sk_buff *skb, *tmp;
+
+	skb_queue_walk_safe(&priv->sendbuf, skb, tmp) {
+		if (now - DSR_CB(skb)->time < timeout)
+			continue;
+		dsr_sendbuf_unlink(priv, skb);
+		dsr_stat(priv, DSR_S_SENDBUF_DROP_TIMEOUT);
+		dev_core_stats_tx_dropped_inc(priv->dev);
+		kfree_skb(skb);
+	}
+}
+
+static void dsr_fwdq_tick(struct dsr_priv *priv, u64 now,
+			  struct sk_buff_head *out)
+{
+	struct sk_buff *skb, *tmp;
+
+	skb_queue_walk_safe(&priv->fwdq, skb, tmp) {
+		if (DSR_CB(skb)->time > now)
+			continue;
+		__skb_unlink(skb, &priv->fwdq);
+		dsr_broadcast(priv, skb, NULL, out);
+	}
+}
+
+void dsr_route_tick(struct dsr_priv *priv, u64 now, struct sk_buff_head *out)
+{
+	dsr_fwdq_tick(priv, now, out);
+	dsr_sendbuf_tick(priv, now);
+	dsr_disc_tick(priv, now, out);
+}
+
+/*
+ * A Route Reply carrying route[0..n-1] (from the initiator's first hop to
+ * the target) back to the initiator along back[0..nback-1].
+ */
+void dsr_send_rrep(struct dsr_priv *priv, __be32 initiator,
+		   const __be32 *route, unsigned int n, bool external,
+		   const __be32 *back, unsigned int nback,
+		   struct sk_buff_head *out)
+{
+	u8 opt[DSR_RREP_SIZE(DSR_MAX_PATH) + 4];
+
+	if (n > DSR_MAX_PATH || !nback)
+		return;
+	dsr_put_rrep(opt, external, route, n);
+	if (!dsr_send_ctrl_routed(priv, initiator, back, nback, opt,
+				  DSR_RREP_SIZE(n), out))
+		dsr_stat(priv, DSR_S_RREP_SENT);
+}

@@ -1,0 +1,543 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Receiving (RFC 4728 section 8.1.4).  Frames for us (unicast to our MAC,
+ * or broadcast) reach dsr_nf_hook() after IP validated their header: the
+ * hook steals protocol 48 packets that arrived on one of our slaves, so
+ * IP never routes them nor answers them with ICMP.  Frames for other nodes
+ * that a promiscuous slave overhears come to dsr_overhear_rcv(): they only
+ * teach us (neighbours, routes, passive acknowledgements).
+ */
+#include <linux/etherdevice.h>
+#include <linux/inetdevice.h>
+#include <linux/ip.h>
+#include <net/ip.h>
+
+#include "dsr.h"
+
+enum dsr_rx {
+	DSR_RX_DROP,		/* free it, nothing to count */
+	DSR_RX_DELIVER,		/* strip the header, up the stack on dsr0 */
+	DSR_RX_CONSUMED,	/* taken (forwarded) */
+};
+
+struct dsr_rx_ctx {
+	struct dsr_priv *priv;
+	struct dsr_slave *slave;
+	struct sk_buff *skb;
+	const struct dsr_parsed *p;
+	const u8 *dh;
+	__be32 self, src, dst, tx;
+	int n, segs;		/* source route: addresses, Segments Left */
+	int tx_idx;		/* transmitter's index on the source route */
+	bool overheard;
+	struct sk_buff_head *out;
+};
+
+static bool dsr_has(const __be32 *a, unsigned int n, __be32 x)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (a[i] == x)
+			return true;
+	return false;
+}
+
+static __be32 dsr_node(const struct dsr_rx_ctx *c, int i)
+{
+	return dsr_srt_node(c->dh, c->p->srt, c->src, c->dst, i);
+}
+
+static void dsr_bad(struct dsr_priv *priv, enum dsr_bad bad)
+{
+	dsr_stat(priv, DSR_S_BAD_FIRST + bad - 1);
+	dev_core_stats_rx_dropped_inc(priv->dev);
+}
+
+/* ---- routes we learn from what we hear ------------------------------------- */
+
+/* Learn nodes from..to (either direction) of the source route. */
+static void dsr_learn_span(struct dsr_rx_ctx *c, int from, int to)
+{
+	__be32 hops[DSR_MAX_PATH];
+	int step = from <= to ? 1 : -1, i;
+	unsigned int n = 0;
+
+	for (i = from; n < DSR_MAX_PATH; i += step) {
+		hops[n++] = dsr_node(c, i);
+		if (i == to)
+			break;
+	}
+	if (i == to)
+		dsr_learn(c->priv, hops, n, 0);
+}
+
+static void dsr_learn_srt(struct dsr_rx_ctx *c, int me)
+{
+	int lo = DSR_SRT_SALVAGE(dsr_srt_bits(c->dh, c->p->srt)) ? 1 : 0;
+	int hi = c->n + 1;
+
+	if (me >= 0) {
+		if (me < hi)
+			dsr_learn_span(c, me + 1, hi);
+		if (me > lo)
+			dsr_learn_span(c, me - 1, lo);
+	} else {
+		dsr_learn_span(c, c->tx_idx, hi);
+		if (c->tx_idx > lo)
+			dsr_learn_span(c, c->tx_idx, lo);
+	}
+}
+
+/* ---- Route Request (8.2.2) ------------------------------------------------- */
+
+static bool dsr_outside(struct dsr_priv *priv, __be32 a)
+{
+	u32 plen = DSR_P(priv, SUBNET_PREFIX);
+	__be32 net = DSR_P(priv, SUBNET), mask;
+
+	if (!plen || !net)
+		return false;
+	mask = inet_make_mask(plen);
+	return (a & mask) != (net & mask);
+}
+
+static void dsr_rreq_forward(struct dsr_rx_ctx *c, const __be32 *rec,
+			     unsigned int n, u16 id, __be32 target)
+{
+	struct dsr_priv *priv = c->priv;
+	size_t len = DSR_HDR_LEN + DSR_RREQ_SIZE(n);
+	u32 jitter = DSR_P(priv, BROADCAST_JITTER_MS);
+	struct sk_buff *skb;
+	u8 *dh;
+
+	if (ip_hdr(c->skb)->ttl <= 1) {
+		dsr_stat(priv, DSR_S_RREQ_HOP_LIMIT);
+		return;
+	}
+	if (n > DSR_MAX_PATH - 1 ||
+	    skb_queue_len(&priv->fwdq) >= DSR_MAX_FWDQ) {
+		dsr_stat(priv, DSR_S_RREQ_QUEUE_FULL);
+		return;
+	}
+	skb = dsr_ctrl_alloc(priv, len, c->src, htonl(INADDR_BROADCAST),
+			     ip_hdr(c->skb)->ttl - 1);
+	if (!skb)
+		return;
+	ip_hdr(skb)->id = ip_hdr(c->skb)->id;
+	ip_send_check(ip_hdr(skb));
+	dh = skb_network_header(skb) + sizeof(struct iphdr);
+	dsr_put_hdr(dh, DSR_NO_NEXT_HEADER);
+	dsr_put_rreq(dh + DSR_HDR_LEN, id, target, rec, n);
+	dsr_finish(dh, len);
+	DSR_CB(skb)->time = dsr_now() + (jitter ? get_random_u32() % jitter : 0);
+	__skb_queue_tail(&priv->fwdq, skb);
+	dsr_stat(priv, DSR_S_RREQ_FORWARDED);
+	dsr_kick(priv);
+}
+
+static void dsr_rx_rreq(struct dsr_rx_ctx *c)
+{
+	struct dsr_priv *priv = c->priv;
+	u16 off = c->p->rreq, id = dsr_rreq_id(c->dh, off);
+	unsigned int n = dsr_rreq_naddr(c->dh, off), i, k;
+	__be32 target = dsr_rreq_target(c->dh, off);
+	/* rec: initiator, Address[1..n], then room for us and a cached route */
+	__be32 rec[2 * DSR_MAX_PATH + 2], back[DSR_MAX_PATH + 1];
+
+	dsr_stat(priv, DSR_S_RREQ_RECEIVED);
+	if (n > DSR_MAX_PATH) {
+		dsr_bad(priv, DSR_BAD_ROUTE);
+		return;
+	}
+	rec[0] = c->src;
+	for (i = 0; i < n; i++)
+		rec[i + 1] = dsr_rreq_addr(c->dh, off, i);
+	if (dsr_has(rec, n + 1, c->self)) {
+		dsr_stat(priv, DSR_S_RREQ_OWN);
+		return;
+	}
+	if (!dsr_route_ok(rec, n + 1, c->self, DSR_MAX_PATH + 1) ||
+	    !dsr_addr_routable(target)) {
+		dsr_bad(priv, DSR_BAD_ROUTE);
+		return;
+	}
+	/* the way back: Address[n], ..., Address[1], initiator */
+	for (i = 0; i <= n; i++)
+		back[i] = rec[n - i];
+	dsr_learn(priv, back, n + 1, 0);
+
+	/* the route a reply returns: Address[1..n], us, ... */
+	rec[n + 1] = c->self;
+	if (target == c->self) {
+		dsr_send_rrep(priv, c->src, rec + 1, n + 1, false, back, n + 1,
+			      c->out);
+		return;
+	}
+	if (dsr_rreq_seen(&priv->rt, c->src, id, dsr_now())) {
+		dsr_stat(priv, DSR_S_RREQ_DUPLICATE);
+		return;
+	}
+	if (DSR_P(priv, GATEWAY) && dsr_outside(priv, target) &&
+	    n + 2 <= DSR_MAX_PATH) {
+		rec[n + 2] = target;
+		dsr_send_rrep(priv, c->src, rec + 1, n + 2, true, back, n + 1,
+			      c->out);
+		dsr_stat(priv, DSR_S_RREP_GATEWAY_SENT);
+		return;
+	}
+	k = dsr_rc_lookup(&priv->rc, target, rec + n + 2, dsr_now());
+	if (k && n + 1 + k <= DSR_MAX_PATH &&
+	    dsr_route_ok(rec, n + 2 + k, 0, 2 * DSR_MAX_PATH + 2)) {
+		dsr_send_rrep(priv, c->src, rec + 1, n + 1 + k, false, back,
+			      n + 1, c->out);
+		dsr_stat(priv, DSR_S_RREP_CACHED_SENT);
+		return;
+	}
+	dsr_rreq_forward(c, rec + 1, n + 1, id, target);
+}
+
+/* ---- Route Reply (8.2.6), Route Error (8.3.5), acks (8.3.3) --------------- */
+
+static void dsr_rx_rrep(struct dsr_rx_ctx *c, u16 off)
+{
+	unsigned int n = dsr_rrep_naddr(c->dh, off), i, j;
+	bool ext = c->dh[off + 2] & DSR_RREP_L;
+	__be32 a[DSR_MAX_PATH + 1], hops[DSR_MAX_PATH + 1];
+
+	if (n > DSR_MAX_PATH) {
+		dsr_bad(c->priv, DSR_BAD_ROUTE);
+		return;
+	}
+	a[0] = c->dst;		/* the initiator */
+	for (i = 0; i < n; i++)
+		a[i + 1] = dsr_rrep_addr(c->dh, off, i);
+	if (!dsr_route_ok(a, n + 1, 0, DSR_MAX_PATH + 1)) {
+		dsr_bad(c->priv, DSR_BAD_ROUTE);
+		return;
+	}
+	for (j = 0; j <= n && a[j] != c->self; j++)
+		;
+	if (j > n)
+		return;		/* not on it: nothing we can use */
+	if (j == 0)
+		dsr_stat(c->priv, DSR_S_RREP_RECEIVED);
+	if (j < n)
+		dsr_learn(c->priv, a + j + 1, n - j,
+			  ext ? DSR_PATH_EXTERNAL : 0);
+	for (i = 0; i < j; i++)
+		hops[i] = a[j - 1 - i];
+	dsr_learn(c->priv, hops, j, 0);
+}
+
+static void dsr_rx_rerr(struct dsr_rx_ctx *c, u16 off)
+{
+	struct dsr_priv *priv = c->priv;
+	const u8 *o = c->dh + off;
+	__be32 from, to;
+	u32 hold;
+
+	if (o[2] != DSR_RERR_NODE_UNREACHABLE)
+		return;
+	from = dsr_get_addr(o + 4);
+	to = dsr_get_addr(o + 12);
+	dsr_stat(priv, DSR_S_RERR_RECEIVED);
+	dsr_rc_del_link(&priv->rc, from, to);
+	hold = DSR_P(priv, LINK_HOLDDOWN_MS);
+	if (hold)
+		dsr_neg_add(&priv->rc, from, to, dsr_now() + hold);
+	dsr_event(priv, DSR_EVENT_ROUTE_ERROR, from, to, dsr_get_addr(o + 8),
+		  NULL, 0);
+}
+
+static void dsr_send_ack(struct dsr_rx_ctx *c, u16 id)
+{
+	size_t len = DSR_HDR_LEN + DSR_ACK_SIZE;
+	struct sk_buff *skb;
+	u8 *dh;
+
+	skb = dsr_ctrl_alloc(c->priv, len, c->self, c->tx, 1);
+	if (!skb)
+		return;
+	dh = skb_network_header(skb) + sizeof(struct iphdr);
+	dsr_put_hdr(dh, DSR_NO_NEXT_HEADER);
+	dsr_put_ack(dh + DSR_HDR_LEN, id, c->self, c->tx);
+	dsr_finish(dh, len);
+	if (!dsr_frame(c->priv, skb, c->tx, c->out))
+		dsr_stat(c->priv, DSR_S_ACK_SENT);
+}
+
+static void dsr_rx_acks(struct dsr_rx_ctx *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->p->n_ack; i++) {
+		const u8 *o = c->dh + c->p->ack[i];
+		__be32 from = dsr_get_addr(o + 4);
+
+		if (dsr_get_addr(o + 8) != c->self)
+			continue;
+		dsr_learn(c->priv, &from, 1, 0);
+		dsr_maint_ack(c->priv, from, dsr_get16(o + 2));
+	}
+}
+
+/* ---- forwarding along the source route (8.1.5) ---------------------------- */
+
+static enum dsr_rx dsr_forward(struct dsr_rx_ctx *c)
+{
+	struct dsr_priv *priv = c->priv;
+	struct sk_buff *skb = c->skb;
+	unsigned int ihl = ip_hdrlen(skb);
+	bool track, explicit;
+	struct iphdr *iph;
+	__be32 next;
+	u16 id = 0;
+	u8 *dh;
+	int segs;
+
+	if (dsr_maint_dup(priv, ip_hdr(skb))) {
+		dsr_stat(priv, DSR_S_FWD_DUPLICATE);
+		return DSR_RX_DROP;
+	}
+	if (ip_hdr(skb)->ttl <= 1) {
+		dsr_stat(priv, DSR_S_FWD_TTL_EXCEEDED);
+		return DSR_RX_DROP;
+	}
+	if (skb_ensure_writable(skb, ihl + c->p->len)) {
+		dsr_stat(priv, DSR_S_NOMEM);
+		return DSR_RX_DROP;
+	}
+	dh = skb->data + ihl;
+	segs = c->segs - 1;
+	dsr_srt_set_segs(dh, c->p->srt, segs);
+	dsr_rewrite_unknown(dh, c->p);
+	c->dh = dh;
+	next = dsr_node(c, c->n - segs + 1);
+
+	explicit = dsr_maint_want_ack(priv, next, segs == 0, &track);
+	if (explicit)
+		id = ++priv->ack_id;
+	if (dsr_set_areq(skb, explicit, id)) {
+		dsr_stat(priv, DSR_S_NOMEM);
+		return DSR_RX_DROP;
+	}
+	if (explicit)
+		dsr_stat(priv, DSR_S_ACK_REQ_SENT);
+	iph = ip_hdr(skb);
+	iph->ttl--;
+	ip_send_check(iph);
+	skb_dst_drop(skb);
+	nf_reset_ct(skb);
+	skb->ip_summed = CHECKSUM_NONE;
+	if (dsr_frame(priv, skb, next, c->out))
+		return DSR_RX_CONSUMED;
+	dsr_stat(priv, DSR_S_FORWARDED);
+	if (track)
+		dsr_maint_track(priv, skb_peek_tail(c->out), next, explicit,
+				id);
+	return DSR_RX_CONSUMED;
+}
+
+/* ---- one packet ---------------------------------------------------------------- */
+
+static enum dsr_rx dsr_process(struct dsr_rx_ctx *c)
+{
+	const struct dsr_parsed *p = c->p;
+	struct dsr_priv *priv = c->priv;
+	bool me;
+	int i;
+
+	c->src = ip_hdr(c->skb)->saddr;
+	c->dst = ip_hdr(c->skb)->daddr;
+	if (p->srt) {
+		__be32 a[DSR_MAX_PATH + 2];
+
+		c->n = dsr_srt_naddr(c->dh, p->srt);
+		c->segs = DSR_SRT_SEGS(dsr_srt_bits(c->dh, p->srt));
+		if (c->n > DSR_MAX_PATH) {
+			dsr_bad(priv, DSR_BAD_ROUTE);
+			return DSR_RX_DROP;
+		}
+		for (i = 0; i <= c->n + 1; i++)
+			a[i] = dsr_node(c, i);
+		if (!dsr_route_ok(a, c->n + 2, 0, DSR_MAX_PATH + 2)) {
+			dsr_bad(priv, DSR_BAD_ROUTE);
+			return DSR_RX_DROP;
+		}
+		c->tx_idx = c->n - c->segs;
+		c->tx = dsr_node(c, c->tx_idx);
+	} else if (p->rreq) {
+		unsigned int n = dsr_rreq_naddr(c->dh, p->rreq);
+
+		c->tx = n ? dsr_rreq_addr(c->dh, p->rreq, n - 1) : c->src;
+	} else {
+		c->tx = c->src;
+	}
+	if (c->tx == c->self)
+		return DSR_RX_DROP;	/* our own, echoed */
+	dsr_neigh_heard(priv, c->tx, eth_hdr(c->skb)->h_source, c->slave);
+	if (p->report || p->n_unknown)
+		dsr_stat(priv, DSR_S_UNKNOWN_OPT);
+
+	for (i = 0; i < p->n_rerr; i++)
+		dsr_rx_rerr(c, p->rerr[i]);
+	if (p->rreq) {
+		if (!c->overheard)
+			dsr_rx_rreq(c);
+		return DSR_RX_DROP;
+	}
+	for (i = 0; i < p->n_rrep; i++)
+		dsr_rx_rrep(c, p->rrep[i]);
+	dsr_maint_passive(priv, ip_hdr(c->skb), p->srt ? c->segs : -1);
+
+	if (p->srt && c->segs > 0)
+		me = dsr_node(c, c->tx_idx + 1) == c->self;
+	else
+		me = c->dst == c->self;
+	if (p->srt)
+		dsr_learn_srt(c, me ? c->tx_idx + 1 : -1);
+	else if (c->tx == c->src && !p->n_ack)
+		dsr_learn(priv, &c->tx, 1, 0);
+	if (!me || c->overheard) {
+		if (!c->overheard)
+			dsr_stat(priv, DSR_S_NOT_FOR_US);
+		return DSR_RX_DROP;
+	}
+	if (p->areq && !p->n_ack)
+		dsr_send_ack(c, dsr_rreq_id(c->dh, p->areq));
+	dsr_rx_acks(c);
+	if (p->srt && c->segs > 0)
+		return dsr_forward(c);
+	if (p->next_header == DSR_NO_NEXT_HEADER)
+		return DSR_RX_DROP;
+	return DSR_RX_DELIVER;
+}
+
+static void dsr_deliver(struct dsr_priv *priv, struct sk_buff *skb)
+{
+	if (dsr_strip_hdr(skb)) {
+		dsr_stat(priv, DSR_S_NOMEM);
+		kfree_skb(skb);
+		return;
+	}
+	skb_dst_drop(skb);
+	nf_reset_ct(skb);
+	skb->dev = priv->dev;
+	skb->protocol = htons(ETH_P_IP);
+	skb->pkt_type = PACKET_HOST;
+	skb_reset_mac_header(skb);
+	skb->mac_len = 0;
+	dsr_stat(priv, DSR_S_DELIVERED);
+	dev_sw_netstats_rx_add(priv->dev, skb->len);
+	netif_rx(skb);
+}
+
+/* skb: a linear IPv4 packet of protocol 48, data at its IP header. */
+static void dsr_rcv(struct dsr_priv *priv, struct dsr_slave *s,
+		    struct sk_buff *skb, bool overheard)
+{
+	unsigned int ihl = ip_hdrlen(skb);
+	struct sk_buff_head out;
+	struct dsr_rx_ctx c = {
+		.priv = priv, .slave = s, .skb = skb, .overheard = overheard,
+		.out = &out,
+	};
+	struct dsr_parsed p;
+	enum dsr_rx verdict = DSR_RX_DROP;
+	enum dsr_bad bad;
+
+	if (overheard)
+		dsr_stat(priv, DSR_S_OVERHEARD);
+	bad = dsr_parse(skb->data + ihl, skb->len - ihl, &p);
+	if (bad != DSR_OK) {
+		dsr_bad(priv, bad);
+		kfree_skb(skb);
+		return;
+	}
+	c.p = &p;
+	c.dh = skb->data + ihl;
+	__skb_queue_head_init(&out);
+	spin_lock(&priv->lock);
+	c.self = dsr_self(priv);
+	if (!priv->dead && c.self) {
+		priv->rc.self = c.self;
+		verdict = dsr_process(&c);
+		if (!skb_queue_empty(&priv->sendbuf))
+			dsr_sendbuf_drain(priv, &out);
+	}
+	spin_unlock(&priv->lock);
+	dsr_out_flush(&out);
+	if (verdict == DSR_RX_DELIVER)
+		dsr_deliver(priv, skb);
+	else if (verdict == DSR_RX_DROP)
+		consume_skb(skb);
+}
+
+static struct dsr_slave *dsr_slave_rcu(struct dsr_priv *priv,
+				       const struct net_device *dev)
+{
+	struct dsr_slave *s;
+
+	list_for_each_entry_rcu(s, &priv->slaves, list)
+		if (s->dev == dev)
+			return s;
+	return NULL;
+}
+
+/* IP checked the header, trimmed the packet to tot_len, data at the IP header. */
+unsigned int dsr_nf_hook(void *hpriv, struct sk_buff *skb,
+			 const struct nf_hook_state *state)
+{
+	struct dsr_priv *priv = hpriv;
+	struct dsr_slave *s;
+
+	if (ip_hdr(skb)->protocol != DSR_IPPROTO)
+		return NF_ACCEPT;
+	s = dsr_slave_rcu(priv, skb->dev);
+	if (!s)
+		return NF_ACCEPT;
+	if (ip_is_fragment(ip_hdr(skb)) || skb_linearize(skb)) {
+		dsr_stat(priv, DSR_S_MALFORMED_IP);
+		kfree_skb(skb);
+		return NF_STOLEN;
+	}
+	dsr_rcv(priv, s, skb, false);
+	return NF_STOLEN;
+}
+
+/* Promiscuous: frames between two other nodes.  IP drops its copy. */
+int dsr_overhear_rcv(struct sk_buff *skb, struct net_device *dev,
+		     struct packet_type *pt, struct net_device *orig_dev)
+{
+	struct dsr_slave *s = pt->af_packet_priv;
+	const struct iphdr *iph;
+	unsigned int len;
+
+	if (skb->pkt_type != PACKET_OTHERHOST)
+		goto free;
+	skb = skb_share_check(skb, GFP_ATOMIC);
+	if (!skb)
+		return NET_RX_DROP;
+	if (!pskb_may_pull(skb, sizeof(*iph)))
+		goto free;
+	iph = ip_hdr(skb);
+	if (iph->protocol != DSR_IPPROTO)
+		goto free;
+	if (iph->version != 4 || iph->ihl < 5 ||
+	    !pskb_may_pull(skb, iph->ihl * 4))
+		goto bad;
+	iph = ip_hdr(skb);
+	len = ntohs(iph->tot_len);
+	if (len > skb->len || len < iph->ihl * 4 ||
+	    ip_fast_csum((const u8 *)iph, iph->ihl) || ip_is_fragment(iph) ||
+	    pskb_trim_rcsum(skb, len) || skb_linearize(skb))
+		goto bad;
+	dsr_rcv(s->priv, s, skb, true);
+	return NET_RX_SUCCESS;
+bad:
+	dsr_stat(s->priv, DSR_S_MALFORMED_IP);
+free:
+	kfree_skb(skb);
+	return NET_RX_DROP;
+}

@@ -1,0 +1,1149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ahctl dsr: configure and inspect a dsr device (Dynamic Source Routing,
+ * RFC 4728) over generic netlink (see include/uapi/linux/ah_dsr.h).
+ *
+ * Every show and monitor command goes through one table-driven attribute
+ * printer: the ABI's attributes are flat, so an attribute has one JSON key
+ * (its name) and one text keyword wherever it appears.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <net/if.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/ah_dsr.h>
+
+#include "ahctl.h"
+#include "genl.h"
+#include "json.h"
+#include "maclist.h"
+
+static const struct genl_family_desc dsr_family = {
+	.name = DSR_GENL_NAME,
+	.version = DSR_GENL_VERSION,
+	.module = "dsr",
+};
+
+/* Room for an address or an interface name. */
+#define STR_MAX		32
+
+/* Show: how often to restart a dump the kernel flagged as inconsistent. */
+#define DUMP_TRIES	5
+
+/* ---- attributes ---------------------------------------------------------- */
+
+enum atype {
+	AT_NONE,	/* not printed by the generic printer */
+	AT_U32,
+	AT_MS,		/* u32 milliseconds: "Nms" in text */
+	AT_U64,
+	AT_ADDR,	/* u32 IPv4 address, network byte order */
+	AT_HOPS,	/* array of those */
+	AT_MAC,
+	AT_FLAG,
+	AT_IFINDEX,	/* u32: the device's name in text, if it has one */
+	AT_BUFFER,	/* u8 enum dsr_buffer_kind */
+	AT_STR,
+};
+
+/* Shortest payload of each type; longer ones are fine. */
+static const int atype_len[] = {
+	[AT_U32] = 4, [AT_MS] = 4, [AT_U64] = 8, [AT_ADDR] = 4,
+	[AT_MAC] = MAC_LEN, [AT_IFINDEX] = 4, [AT_BUFFER] = 1,
+};
+
+struct attr_desc {
+	const char *name;	/* JSON key: name without DSR_A_ (DSR_A_P_) */
+	const char *label;	/* keyword in text output; NULL: the name */
+	enum atype type;
+};
+
+#define PARAM(id, n)	\
+	[DSR_A_P_##id] = { .name = n, .type = AT_U32 }
+
+static const struct attr_desc attrs[DSR_A_MAX + 1] = {
+	[DSR_A_IFINDEX]		= { "ifindex", NULL, AT_U32 },
+	[DSR_A_IFNAME]		= { "ifname", NULL, AT_STR },
+	[DSR_A_DST]		= { "dst", NULL, AT_ADDR },
+	[DSR_A_HOPS]		= { "hops", "path", AT_HOPS },
+	[DSR_A_HOPCOUNT]	= { "hopcount", "hops", AT_U32 },
+	[DSR_A_AGE_MS]		= { "age_ms", "age", AT_MS },
+	[DSR_A_EXPIRES_MS]	= { "expires_ms", "expires", AT_MS },
+	[DSR_A_STATIC]		= { "static", NULL, AT_FLAG },
+	[DSR_A_EXTERNAL]	= { "external", NULL, AT_FLAG },
+	[DSR_A_ADDR]		= { "addr", NULL, AT_ADDR },
+	[DSR_A_NEXTHOP]		= { "nexthop", NULL, AT_ADDR },
+	[DSR_A_MAC]		= { "mac", "lladdr", AT_MAC },
+	[DSR_A_SLAVE]		= { "slave", "dev", AT_IFINDEX },
+	[DSR_A_RTO_MS]		= { "rto_ms", "rto", AT_MS },
+	[DSR_A_TX]		= { "tx", NULL, AT_U64 },
+	[DSR_A_RETX]		= { "retx", NULL, AT_U64 },
+	[DSR_A_ACKED]		= { "acked", NULL, AT_U64 },
+	[DSR_A_BUFFER]		= { "buffer", NULL, AT_BUFFER },
+	[DSR_A_LEN]		= { "len", NULL, AT_U32 },
+	[DSR_A_TRIES]		= { "tries", NULL, AT_U32 },
+	[DSR_A_IDS]		= { "ids", NULL, AT_U32 },
+	[DSR_A_FLUSH]		= { "flush", NULL, AT_U32 },
+	[DSR_A_EVENT]		= { "event", NULL, AT_NONE },
+	PARAM(DISCOVERY_HOP_LIMIT, "discovery_hop_limit"),
+	PARAM(BROADCAST_JITTER_MS, "broadcast_jitter_ms"),
+	PARAM(ROUTE_CACHE_TIMEOUT_MS, "route_cache_timeout_ms"),
+	PARAM(SEND_BUFFER_TIMEOUT_MS, "send_buffer_timeout_ms"),
+	PARAM(SEND_BUFFER_PACKETS, "send_buffer_packets"),
+	PARAM(SEND_BUFFER_BYTES, "send_buffer_bytes"),
+	PARAM(REQUEST_TABLE_SIZE, "request_table_size"),
+	PARAM(REQUEST_TABLE_IDS, "request_table_ids"),
+	PARAM(MAX_REQUEST_REXMT, "max_request_rexmt"),
+	PARAM(MAX_REQUEST_PERIOD_MS, "max_request_period_ms"),
+	PARAM(REQUEST_PERIOD_MS, "request_period_ms"),
+	PARAM(NONPROP_REQUEST_TIMEOUT_MS, "nonprop_request_timeout_ms"),
+	PARAM(REXMT_BUFFER_SIZE, "rexmt_buffer_size"),
+	PARAM(MAINT_HOLDOFF_MS, "maint_holdoff_ms"),
+	PARAM(MAX_MAINT_REXMT, "max_maint_rexmt"),
+	PARAM(TRY_PASSIVE_ACKS, "try_passive_acks"),
+	PARAM(PASSIVE_ACK_TIMEOUT_MS, "passive_ack_timeout_ms"),
+	PARAM(ACK_TIMEOUT_MS, "ack_timeout_ms"),
+	PARAM(GRAT_REPLY_HOLDOFF_MS, "grat_reply_holdoff_ms"),
+	PARAM(MAX_SALVAGE_COUNT, "max_salvage_count"),
+	PARAM(LINK_HOLDDOWN_MS, "link_holddown_ms"),
+	PARAM(ROUTE_CACHE_SIZE, "route_cache_size"),
+	PARAM(GATEWAY, "gateway"),
+	[DSR_A_P_SUBNET]	= { "subnet", NULL, AT_ADDR },
+	PARAM(SUBNET_PREFIX, "subnet_prefix"),
+	PARAM(TIMER_MS, "timer_ms"),
+};
+
+static const char *const event_names[] = {
+	[DSR_EVENT_ROUTE_ADDED] = "route_added",
+	[DSR_EVENT_ROUTE_ERROR] = "route_error",
+	[DSR_EVENT_LINK_BROKEN] = "link_broken",
+	[DSR_EVENT_DISCOVERY_FAILED] = "discovery_failed",
+	[DSR_EVENT_CONFIG] = "config",
+};
+
+static const char *const buffer_names[] = {
+	[DSR_BUFFER_SEND] = "send",
+	[DSR_BUFFER_MAINT] = "maint",
+};
+
+static const struct flush_name {
+	const char *name;
+	uint32_t bits;
+} flush_names[] = {
+	{ "routes", DSR_FLUSH_ROUTES },
+	{ "negcache", DSR_FLUSH_NEGCACHE },
+	{ "sendbuf", DSR_FLUSH_SENDBUF },
+	{ "reqtable", DSR_FLUSH_REQTABLE },
+	{ "all", DSR_FLUSH_ALL },
+};
+
+static const char *event_name(uint8_t ev)
+{
+	if (ev < ARRAY_SIZE(event_names) && event_names[ev])
+		return event_names[ev];
+	return "unknown";
+}
+
+static const char *buffer_name(uint8_t kind)
+{
+	if (kind < ARRAY_SIZE(buffer_names) && buffer_names[kind])
+		return buffer_names[kind];
+	return "unknown";
+}
+
+static bool is_param(int id)
+{
+	return id >= DSR_A_P_FIRST && id <= DSR_A_P_LAST && attrs[id].name;
+}
+
+/* The attribute is one we print and long enough for its type. */
+static bool attr_ok(int id, const struct nlattr *a)
+{
+	const struct attr_desc *d = &attrs[id];
+
+	if (!a || !d->name || d->type == AT_NONE)
+		return false;
+	if ((size_t)d->type < ARRAY_SIZE(atype_len) &&
+	    nla_len(a) < atype_len[d->type])
+		return false;
+	return true;
+}
+
+static uint32_t get_u32(const struct nlattr *a)
+{
+	uint32_t v;
+
+	memcpy(&v, nla_data(a), sizeof(v));
+	return v;
+}
+
+/* Writes the dotted quad of @be (network byte order) into @buf. */
+static const char *addr_format(uint32_t be, char buf[INET_ADDRSTRLEN])
+{
+	struct in_addr in = { .s_addr = be };
+
+	return inet_ntop(AF_INET, &in, buf, INET_ADDRSTRLEN) ? buf : "?";
+}
+
+static size_t hops_count(const struct nlattr *a)
+{
+	return (size_t)nla_len(a) / sizeof(uint32_t);
+}
+
+static uint32_t hop(const struct nlattr *a, size_t i)
+{
+	uint32_t v;
+
+	memcpy(&v, (const char *)nla_data(a) + i * sizeof(v), sizeof(v));
+	return v;
+}
+
+/* ---- text output --------------------------------------------------------- */
+
+/* Text only: the value without its keyword, "never" for 0. */
+#define C_BARE		(1 << 0)
+#define C_NEVER		(1 << 1)
+
+/* One field of a row of a show command. */
+struct col {
+	int id;
+	unsigned int flags;
+	const char *label;	/* text keyword; NULL: the attribute's */
+};
+
+/* Print a space unless this is the first field on the line. */
+static void text_sep(bool *first)
+{
+	if (!*first)
+		putchar(' ');
+	*first = false;
+}
+
+/* "[label ]value" of attribute @id; false if not printed. */
+static bool text_attr(int id, const struct nlattr *a, unsigned int flags,
+		      const char *label, bool *first)
+{
+	const struct attr_desc *d = &attrs[id];
+	char buf[STR_MAX];
+	char mac[MAC_STR_LEN];
+	uint8_t u8;
+	uint32_t v;
+	size_t i, n;
+
+	if (!attr_ok(id, a))
+		return false;
+	if (!label)
+		label = d->label ? d->label : d->name;
+	if (d->type == AT_HOPS && !hops_count(a))
+		return false;
+	text_sep(first);
+	if (d->type == AT_FLAG) {
+		fputs(label, stdout);
+		return true;
+	}
+	if (!(flags & C_BARE))
+		printf("%s ", label);
+	switch (d->type) {
+	case AT_U32:
+		printf("%" PRIu32, get_u32(a));
+		break;
+	case AT_MS:
+		v = get_u32(a);
+		if (!v && (flags & C_NEVER))
+			fputs("never", stdout);
+		else
+			printf("%" PRIu32 "ms", v);
+		break;
+	case AT_U64:
+		printf("%" PRIu64, nla_get_u64(a));
+		break;
+	case AT_ADDR:
+		fputs(addr_format(get_u32(a), buf), stdout);
+		break;
+	case AT_HOPS:
+		n = hops_count(a);
+		for (i = 0; i < n; i++)
+			printf("%s%s", i ? " " : "",
+			       addr_format(hop(a, i), buf));
+		break;
+	case AT_MAC:
+		fputs(mac_format(nla_data(a), mac), stdout);
+		break;
+	case AT_IFINDEX:
+		v = get_u32(a);
+		if (if_indextoname(v, buf))
+			fputs(buf, stdout);
+		else
+			printf("%" PRIu32, v);
+		break;
+	case AT_BUFFER:
+		u8 = nla_get_u8(a);
+		fputs(buffer_name(u8), stdout);
+		break;
+	case AT_STR:
+		nla_strlcpy(buf, a, sizeof(buf));
+		fputs(buf, stdout);
+		break;
+	default:
+		break;
+	}
+	return true;
+}
+
+static void text_row(const struct col *cols, struct nlattr **tb)
+{
+	bool first = true;
+
+	for (; cols->id; cols++)
+		text_attr(cols->id, tb[cols->id], cols->flags, cols->label,
+			  &first);
+	if (!first)
+		putchar('\n');
+}
+
+/* ---- JSON output --------------------------------------------------------- */
+
+static void json_attr(struct json *j, int id, const struct nlattr *a)
+{
+	const struct attr_desc *d = &attrs[id];
+	char buf[STR_MAX];
+	char mac[MAC_STR_LEN];
+	size_t i, n;
+
+	if (!attr_ok(id, a))
+		return;
+	json_key(j, d->name);
+	switch (d->type) {
+	case AT_U32:
+	case AT_MS:
+	case AT_IFINDEX:
+		json_u64(j, get_u32(a));
+		break;
+	case AT_U64:
+		json_u64(j, nla_get_u64(a));
+		break;
+	case AT_ADDR:
+		json_str(j, addr_format(get_u32(a), buf));
+		break;
+	case AT_HOPS:
+		n = hops_count(a);
+		json_arr_open(j);
+		for (i = 0; i < n; i++)
+			json_str(j, addr_format(hop(a, i), buf));
+		json_arr_close(j);
+		break;
+	case AT_MAC:
+		json_str(j, mac_format(nla_data(a), mac));
+		break;
+	case AT_FLAG:
+		json_bool(j, true);
+		break;
+	case AT_BUFFER:
+		json_str(j, buffer_name(nla_get_u8(a)));
+		break;
+	case AT_STR:
+		nla_strlcpy(buf, a, sizeof(buf));
+		json_str(j, buf);
+		break;
+	default:
+		json_u64(j, 0);
+		break;
+	}
+}
+
+/* A row's flags are always there, false when the kernel left them out. */
+static void json_row(struct json *j, const struct col *cols,
+		     struct nlattr **tb)
+{
+	json_obj_open(j);
+	for (; cols->id; cols++) {
+		if (attrs[cols->id].type == AT_FLAG && !tb[cols->id]) {
+			json_key(j, attrs[cols->id].name);
+			json_bool(j, false);
+		} else {
+			json_attr(j, cols->id, tb[cols->id]);
+		}
+	}
+	json_obj_close(j);
+}
+
+/* What a row of each show command prints, in this order. */
+#define COL(a)		{ .id = DSR_A_##a }
+#define BARE(a)		{ .id = DSR_A_##a, .flags = C_BARE }
+
+static const struct col route_cols[] = {
+	BARE(DST), COL(HOPCOUNT), COL(HOPS), COL(AGE_MS),
+	{ .id = DSR_A_EXPIRES_MS, .flags = C_NEVER },
+	COL(STATIC), COL(EXTERNAL), { .id = 0 },
+};
+
+static const struct col neigh_cols[] = {
+	BARE(ADDR), COL(MAC), COL(SLAVE), COL(RTO_MS), COL(TX), COL(RETX),
+	COL(ACKED), COL(AGE_MS), { .id = 0 },
+};
+
+static const struct col buffer_cols[] = {
+	BARE(BUFFER), BARE(DST), COL(NEXTHOP), COL(LEN), COL(AGE_MS),
+	COL(TRIES), { .id = 0 },
+};
+
+static const struct col reqtable_cols[] = {
+	BARE(ADDR), COL(IDS), COL(AGE_MS), COL(DST), COL(TRIES), { .id = 0 },
+};
+
+static const struct col negcache_cols[] = {
+	BARE(ADDR), { .id = DSR_A_NEXTHOP, .label = "to" }, COL(EXPIRES_MS),
+	{ .id = 0 },
+};
+
+/* ---- command line -------------------------------------------------------- */
+
+struct dsr_args {
+	const char *dev;
+	bool has[DSR_A_MAX + 1];	/* attributes to send */
+	uint32_t val[DSR_A_MAX + 1];	/* u32 ones */
+	uint32_t hops[DSR_MAX_ADDRS];	/* DSR_A_HOPS */
+	size_t nhops;
+};
+
+struct ds_cmd {
+	const char *name;	/* one or two words */
+	int (*parse)(const struct ds_cmd *c, int argc, char **argv,
+		     struct dsr_args *a);
+	int (*run)(const struct ds_cmd *c, const struct dsr_args *a);
+	uint8_t genl_cmd;
+	const struct col *cols;	/* show: a row */
+	const char *what;	/* show: what the dump lists */
+	const char *args;
+};
+
+static int parse_dev_only(const struct ds_cmd *c, int argc, char **argv,
+			  struct dsr_args *a);
+static int parse_param_set(const struct ds_cmd *c, int argc, char **argv,
+			   struct dsr_args *a);
+static int parse_gateway(const struct ds_cmd *c, int argc, char **argv,
+			 struct dsr_args *a);
+static int parse_route_add(const struct ds_cmd *c, int argc, char **argv,
+			   struct dsr_args *a);
+static int parse_route_del(const struct ds_cmd *c, int argc, char **argv,
+			   struct dsr_args *a);
+static int parse_flush(const struct ds_cmd *c, int argc, char **argv,
+		       struct dsr_args *a);
+static int parse_none(const struct ds_cmd *c, int argc, char **argv,
+		      struct dsr_args *a);
+static int do_change(const struct ds_cmd *c, const struct dsr_args *a);
+static int do_params(const struct ds_cmd *c, const struct dsr_args *a);
+static int do_dump(const struct ds_cmd *c, const struct dsr_args *a);
+static int do_monitor(const struct ds_cmd *c, const struct dsr_args *a);
+
+#define SHOW(obj, gcmd, c, w)						\
+	{ .name = obj " show", .parse = parse_dev_only, .run = do_dump,	\
+	  .genl_cmd = gcmd, .cols = c, .what = w, .args = "DEV" }
+
+static const struct ds_cmd dsr_cmds[] = {
+	{ .name = "param show", .parse = parse_dev_only, .run = do_params,
+	  .genl_cmd = DSR_CMD_GET_PARAMS, .args = "DEV" },
+	{ .name = "param set", .parse = parse_param_set, .run = do_change,
+	  .genl_cmd = DSR_CMD_SET_PARAMS,
+	  .args = "DEV NAME VALUE [NAME VALUE ...]" },
+	{ .name = "gateway", .parse = parse_gateway, .run = do_change,
+	  .genl_cmd = DSR_CMD_SET_PARAMS, .args = "DEV on|off" },
+	SHOW("route", DSR_CMD_GET_ROUTE, route_cols, "route cache"),
+	{ .name = "route add", .parse = parse_route_add, .run = do_change,
+	  .genl_cmd = DSR_CMD_ADD_ROUTE, .args = "DEV DST [via HOP ...]" },
+	{ .name = "route del", .parse = parse_route_del, .run = do_change,
+	  .genl_cmd = DSR_CMD_DEL_ROUTE, .args = "DEV DST" },
+	{ .name = "flush", .parse = parse_flush, .run = do_change,
+	  .genl_cmd = DSR_CMD_FLUSH,
+	  .args = "DEV [routes|negcache|sendbuf|reqtable|all ...]" },
+	SHOW("neigh", DSR_CMD_GET_NEIGH, neigh_cols, "neighbour table"),
+	SHOW("buffer", DSR_CMD_GET_BUFFER, buffer_cols, "buffers"),
+	SHOW("reqtable", DSR_CMD_GET_REQTABLE, reqtable_cols,
+	     "request table"),
+	SHOW("negcache", DSR_CMD_GET_NEGCACHE, negcache_cols,
+	     "negative cache"),
+	{ .name = "monitor", .parse = parse_none, .run = do_monitor,
+	  .args = "" },
+};
+
+static void cmd_usage(FILE *f, const struct ds_cmd *c)
+{
+	fprintf(f, "Usage: " PROG_NAME " [-j [-p]] [-n NETNS] dsr %s%s%s\n",
+		c->name, c->args[0] ? " " : "", c->args);
+}
+
+static int __attribute__((format(printf, 2, 3)))
+usage_err(const struct ds_cmd *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG_NAME ": dsr %s: ", c->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	cmd_usage(stderr, c);
+	return -1;
+}
+
+/* The parameter names, comma-separated, wrapped after @indent. */
+static void param_names(FILE *f, const char *indent)
+{
+	size_t col = 0, len;
+	int id;
+
+	for (id = DSR_A_P_FIRST; id <= DSR_A_P_LAST; id++) {
+		if (!is_param(id))
+			continue;
+		len = strlen(attrs[id].name);
+		if (col && col + len + 2 > 78) {
+			fputs(",\n", f);
+			col = 0;
+		} else if (col) {
+			fputs(", ", f);
+			col += 2;
+		}
+		if (!col) {
+			fputs(indent, f);
+			col = strlen(indent);
+		}
+		fputs(attrs[id].name, f);
+		col += len;
+	}
+	fputc('\n', f);
+}
+
+void dsr_help(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "Usage: " PROG_NAME " [-j [-p]] [-n NETNS] dsr COMMAND [ARGS]\n\n");
+	fprintf(f, "Dynamic Source Routing (RFC 4728) device.\n\nCommands:\n");
+	for (i = 0; i < ARRAY_SIZE(dsr_cmds); i++)
+		fprintf(f, "  dsr %s%s%s\n", dsr_cmds[i].name,
+			dsr_cmds[i].args[0] ? " " : "", dsr_cmds[i].args);
+	fprintf(f, "  dsr help\n\n"
+		"DEV    dsr device name\n"
+		"DST    destination, an IPv4 address A.B.C.D\n"
+		"HOP    node on the way to DST, in order (at most %d with DST)\n"
+		"NAME   protocol parameter; VALUE is an unsigned 32-bit integer:\n",
+		DSR_MAX_ADDRS);
+	param_names(f, "       ");
+	fprintf(f, "       subnet takes A.B.C.D[/LEN] (/LEN sets subnet_prefix)\n"
+		"flush  what to empty (default all)\n");
+}
+
+static int take_dev(const struct ds_cmd *c, int *argc, char ***argv,
+		    struct dsr_args *a)
+{
+	const char *s;
+
+	if (*argc < 1)
+		return usage_err(c, "missing DEV");
+	s = (*argv)[0];
+	if (!*s)
+		return usage_err(c, "empty device name");
+	if (strlen(s) >= IFNAMSIZ)
+		return usage_err(c, "device name '%s' is too long (at most %d bytes)",
+				 s, IFNAMSIZ - 1);
+	a->dev = s;
+	(*argc)--;
+	(*argv)++;
+	return 0;
+}
+
+static int no_more(const struct ds_cmd *c, int argc, char **argv)
+{
+	if (argc)
+		return usage_err(c, "unexpected argument '%s'", argv[0]);
+	return 0;
+}
+
+static int parse_addr(const struct ds_cmd *c, const char *s, uint32_t *be)
+{
+	struct in_addr in;
+
+	if (inet_pton(AF_INET, s, &in) != 1)
+		return usage_err(c, "invalid IPv4 address '%s' (A.B.C.D)", s);
+	*be = in.s_addr;
+	return 0;
+}
+
+/* A decimal integer, no sign; the range is the kernel's to check. */
+static int parse_u32(const char *s, uint32_t *v)
+{
+	unsigned long long x;
+	char *end;
+
+	errno = 0;
+	x = strtoull(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end || errno || x > UINT32_MAX)
+		return -1;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+static int set_attr(const struct ds_cmd *c, struct dsr_args *a, int id,
+		    uint32_t v)
+{
+	if (a->has[id])
+		return usage_err(c, "'%s' given twice", attrs[id].name);
+	a->has[id] = true;
+	a->val[id] = v;
+	return 0;
+}
+
+static int parse_dev_only(const struct ds_cmd *c, int argc, char **argv,
+			  struct dsr_args *a)
+{
+	if (take_dev(c, &argc, &argv, a))
+		return -1;
+	return no_more(c, argc, argv);
+}
+
+static int parse_none(const struct ds_cmd *c, int argc, char **argv,
+		      struct dsr_args *a)
+{
+	(void)a;
+	return no_more(c, argc, argv);
+}
+
+/* A.B.C.D[/LEN]: the subnet and, with LEN, its prefix length. */
+static int parse_subnet(const struct ds_cmd *c, const char *s,
+			struct dsr_args *a)
+{
+	char addr[INET_ADDRSTRLEN];
+	const char *slash = strchr(s, '/');
+	size_t len = slash ? (size_t)(slash - s) : strlen(s);
+	struct in_addr in;
+	uint32_t plen = 0;
+
+	if (len >= sizeof(addr))
+		goto bad;
+	memcpy(addr, s, len);
+	addr[len] = '\0';
+	if (inet_pton(AF_INET, addr, &in) != 1)
+		goto bad;
+	if (slash && (parse_u32(slash + 1, &plen) || plen > 32))
+		goto bad;
+	if (set_attr(c, a, DSR_A_P_SUBNET, in.s_addr))
+		return -1;
+	if (slash && a->has[DSR_A_P_SUBNET_PREFIX])
+		return usage_err(c, "'subnet_prefix' given twice (subnet A.B.C.D/LEN sets it)");
+	if (slash)
+		set_attr(c, a, DSR_A_P_SUBNET_PREFIX, plen);
+	return 0;
+
+bad:
+	return usage_err(c, "invalid subnet '%s' (A.B.C.D[/LEN], LEN 0..32)",
+			 s);
+}
+
+static int param_find(const char *name)
+{
+	int id;
+
+	for (id = DSR_A_P_FIRST; id <= DSR_A_P_LAST; id++)
+		if (is_param(id) && !strcmp(name, attrs[id].name))
+			return id;
+	return -1;
+}
+
+static int parse_param_set(const struct ds_cmd *c, int argc, char **argv,
+			   struct dsr_args *a)
+{
+	uint32_t v;
+	int i, id;
+
+	if (take_dev(c, &argc, &argv, a))
+		return -1;
+	if (!argc)
+		return usage_err(c, "nothing to set (NAME VALUE ...)");
+	for (i = 0; i < argc; i += 2) {
+		id = param_find(argv[i]);
+		if (id < 0) {
+			fprintf(stderr, PROG_NAME ": dsr %s: unknown parameter '%s'; one of:\n",
+				c->name, argv[i]);
+			param_names(stderr, "  ");
+			cmd_usage(stderr, c);
+			return -1;
+		}
+		if (i + 1 >= argc)
+			return usage_err(c, "'%s' needs a value", argv[i]);
+		if (id == DSR_A_P_SUBNET) {
+			if (parse_subnet(c, argv[i + 1], a))
+				return -1;
+			continue;
+		}
+		if (parse_u32(argv[i + 1], &v))
+			return usage_err(c, "invalid %s '%s' (0..%" PRIu32 ")",
+					 argv[i], argv[i + 1], UINT32_MAX);
+		if (set_attr(c, a, id, v))
+			return -1;
+	}
+	return 0;
+}
+
+static int parse_gateway(const struct ds_cmd *c, int argc, char **argv,
+			 struct dsr_args *a)
+{
+	uint32_t v;
+
+	if (take_dev(c, &argc, &argv, a))
+		return -1;
+	if (!argc)
+		return usage_err(c, "missing on|off");
+	if (!strcmp(argv[0], "on"))
+		v = 1;
+	else if (!strcmp(argv[0], "off"))
+		v = 0;
+	else
+		return usage_err(c, "invalid value '%s' (on or off)", argv[0]);
+	set_attr(c, a, DSR_A_P_GATEWAY, v);
+	return no_more(c, argc - 1, argv + 1);
+}
+
+static int take_dst(const struct ds_cmd *c, int *argc, char ***argv,
+		    struct dsr_args *a)
+{
+	uint32_t be = 0;
+
+	if (*argc < 1)
+		return usage_err(c, "missing DST");
+	if (parse_addr(c, (*argv)[0], &be))
+		return -1;
+	set_attr(c, a, DSR_A_DST, be);
+	(*argc)--;
+	(*argv)++;
+	return 0;
+}
+
+/* HOPS is the path after us: the hops given with "via", then DST. */
+static int parse_route_add(const struct ds_cmd *c, int argc, char **argv,
+			   struct dsr_args *a)
+{
+	int i;
+
+	if (take_dev(c, &argc, &argv, a) || take_dst(c, &argc, &argv, a))
+		return -1;
+	if (argc) {
+		if (strcmp(argv[0], "via"))
+			return usage_err(c, "unexpected argument '%s'",
+					 argv[0]);
+		if (argc < 2)
+			return usage_err(c, "'via' needs at least one HOP");
+		if (argc - 1 >= DSR_MAX_ADDRS)
+			return usage_err(c, "too many hops (at most %d addresses with DST)",
+					 DSR_MAX_ADDRS);
+		for (i = 1; i < argc; i++)
+			if (parse_addr(c, argv[i], &a->hops[a->nhops++]))
+				return -1;
+	}
+	a->hops[a->nhops++] = a->val[DSR_A_DST];
+	a->has[DSR_A_HOPS] = true;
+	return 0;
+}
+
+static int parse_route_del(const struct ds_cmd *c, int argc, char **argv,
+			   struct dsr_args *a)
+{
+	if (take_dev(c, &argc, &argv, a) || take_dst(c, &argc, &argv, a))
+		return -1;
+	return no_more(c, argc, argv);
+}
+
+static int parse_flush(const struct ds_cmd *c, int argc, char **argv,
+		       struct dsr_args *a)
+{
+	uint32_t bits = 0;
+	size_t k;
+	int i;
+
+	if (take_dev(c, &argc, &argv, a))
+		return -1;
+	for (i = 0; i < argc; i++) {
+		for (k = 0; k < ARRAY_SIZE(flush_names); k++)
+			if (!strcmp(argv[i], flush_names[k].name))
+				break;
+		if (k == ARRAY_SIZE(flush_names))
+			return usage_err(c, "invalid table '%s' (routes, negcache, sendbuf, reqtable or all)",
+					 argv[i]);
+		bits |= flush_names[k].bits;
+	}
+	set_attr(c, a, DSR_A_FLUSH, bits ? bits : DSR_FLUSH_ALL);
+	return 0;
+}
+
+/* ---- requests ------------------------------------------------------------ */
+
+/* A request on the device carrying every attribute the parser set. */
+static struct nl_msg *dsr_msg(struct genl *g, uint8_t cmd, int flags,
+			      const struct dsr_args *a)
+{
+	struct nl_msg *msg = genl_new(g, cmd, flags, 0);
+	int id, err = 0;
+
+	if (!msg)
+		return NULL;
+	err = nla_put_string(msg, DSR_A_IFNAME, a->dev);
+	for (id = 1; id <= DSR_A_MAX && !err; id++) {
+		if (!a->has[id])
+			continue;
+		if (id == DSR_A_HOPS)
+			err = nla_put(msg, id,
+				      (int)(a->nhops * sizeof(a->hops[0])),
+				      a->hops);
+		else
+			err = nla_put_u32(msg, id, a->val[id]);
+	}
+	if (err) {
+		fprintf(stderr, PROG_NAME ": out of memory\n");
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+static int do_change(const struct ds_cmd *c, const struct dsr_args *a)
+{
+	struct nl_msg *msg;
+	struct genl g;
+	int ret = EXIT_ERR;
+
+	if (genl_open(&g, opts.netns, &dsr_family))
+		return EXIT_ERR;
+	msg = dsr_msg(&g, c->genl_cmd, 0, a);
+	if (msg && !genl_request(&g, msg, NULL, NULL))
+		ret = EXIT_OK;
+	genl_close(&g);
+	return ret;
+}
+
+/* Replies kept until the request is complete, so a retry prints once. */
+struct replies {
+	struct genl *g;
+	struct nl_msg **msgs;
+	size_t n, alloc;
+};
+
+static int collect_cb(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[DSR_A_MAX + 1];
+	struct replies *r = arg;
+	size_t want = r->alloc ? 2 * r->alloc : 64;
+	struct nl_msg **p;
+	uint8_t cmd;
+
+	if (genl_parse(r->g, msg, &cmd, tb, DSR_A_MAX))
+		return 0;
+	if (r->n == r->alloc) {
+		p = want < SIZE_MAX / sizeof(*p) ?
+		    realloc(r->msgs, want * sizeof(*p)) : NULL;
+		if (!p) {
+			fprintf(stderr, PROG_NAME ": out of memory\n");
+			return -1;
+		}
+		r->msgs = p;
+		r->alloc = want;
+	}
+	nlmsg_get(msg);
+	r->msgs[r->n++] = msg;
+	return 0;
+}
+
+static void replies_reset(struct replies *r)
+{
+	while (r->n)
+		nlmsg_free(r->msgs[--r->n]);
+}
+
+static void replies_free(struct replies *r)
+{
+	replies_reset(r);
+	free(r->msgs);
+}
+
+/* Send the request, retrying dumps the kernel flagged; 0 or -1. */
+static int query(const struct ds_cmd *c, const struct dsr_args *a,
+		 int flags, struct replies *r)
+{
+	struct nl_msg *msg;
+	int tries, ret;
+
+	for (tries = 0; tries < DUMP_TRIES; tries++) {
+		replies_reset(r);
+		msg = dsr_msg(r->g, c->genl_cmd, flags, a);
+		if (!msg)
+			return -1;
+		ret = genl_request(r->g, msg, collect_cb, r);
+		if (ret != GENL_DUMP_INTR)
+			return ret;
+	}
+	fprintf(stderr, PROG_NAME ": the %s kept changing during the dump; try again\n",
+		c->what ? c->what : "state");
+	return -1;
+}
+
+/* ---- show ---------------------------------------------------------------- */
+
+static void params_print(struct genl *g, struct replies *r)
+{
+	struct nlattr *tb[DSR_A_MAX + 1] = { NULL };
+	struct json j;
+	bool first;
+	uint8_t cmd;
+	int id;
+
+	if (r->n && genl_parse(g, r->msgs[0], &cmd, tb, DSR_A_MAX))
+		memset(tb, 0, sizeof(tb));
+	json_init(&j, stdout, opts.pretty);
+	if (opts.json)
+		json_obj_open(&j);
+	for (id = DSR_A_P_FIRST; id <= DSR_A_P_LAST; id++) {
+		if (!is_param(id))
+			continue;
+		if (opts.json) {
+			json_attr(&j, id, tb[id]);
+		} else {
+			first = true;
+			if (text_attr(id, tb[id], 0, NULL, &first))
+				putchar('\n');
+		}
+	}
+	if (opts.json)
+		json_obj_close(&j);
+}
+
+static int do_params(const struct ds_cmd *c, const struct dsr_args *a)
+{
+	struct genl g;
+	struct replies r = { .g = &g };
+	int ret = EXIT_ERR;
+
+	if (genl_open(&g, opts.netns, &dsr_family))
+		return EXIT_ERR;
+	if (!query(c, a, 0, &r)) {
+		params_print(&g, &r);
+		ret = EXIT_OK;
+	}
+	replies_free(&r);
+	genl_close(&g);
+	return ret;
+}
+
+static void rows_print(const struct ds_cmd *c, struct genl *g,
+		       struct replies *r)
+{
+	struct nlattr *tb[DSR_A_MAX + 1];
+	struct json j;
+	uint8_t cmd;
+	size_t i;
+
+	json_init(&j, stdout, opts.pretty);
+	if (opts.json)
+		json_arr_open(&j);
+	for (i = 0; i < r->n; i++) {
+		if (genl_parse(g, r->msgs[i], &cmd, tb, DSR_A_MAX))
+			continue;
+		if (opts.json)
+			json_row(&j, c->cols, tb);
+		else
+			text_row(c->cols, tb);
+	}
+	if (opts.json)
+		json_arr_close(&j);
+}
+
+static int do_dump(const struct ds_cmd *c, const struct dsr_args *a)
+{
+	struct genl g;
+	struct replies r = { .g = &g };
+	int ret = EXIT_ERR;
+
+	if (genl_open(&g, opts.netns, &dsr_family))
+		return EXIT_ERR;
+	if (!query(c, a, NLM_F_DUMP, &r)) {
+		rows_print(c, &g, &r);
+		ret = EXIT_OK;
+	}
+	replies_free(&r);
+	genl_close(&g);
+	return ret;
+}
+
+/* ---- monitor ------------------------------------------------------------- */
+
+/* The event and the device, then whatever else came, in attribute order. */
+static void print_event_text(uint8_t ev, struct nlattr **tb)
+{
+	bool first = false;
+	int id;
+
+	fputs(event_name(ev), stdout);
+	if (!text_attr(DSR_A_IFNAME, tb[DSR_A_IFNAME], C_BARE, NULL, &first))
+		text_attr(DSR_A_IFINDEX, tb[DSR_A_IFINDEX], 0, NULL, &first);
+	for (id = 1; id <= DSR_A_MAX; id++)
+		if (id != DSR_A_IFNAME && id != DSR_A_IFINDEX)
+			text_attr(id, tb[id], 0, NULL, &first);
+	putchar('\n');
+}
+
+/* One object per line, also with -p. */
+static void print_event_json(uint8_t ev, struct nlattr **tb)
+{
+	struct json j;
+	int id;
+
+	json_init(&j, stdout, false);
+	json_obj_open(&j);
+	json_kv_str(&j, "event", event_name(ev));
+	for (id = 1; id <= DSR_A_MAX; id++)
+		json_attr(&j, id, tb[id]);
+	json_obj_close(&j);
+}
+
+static int monitor_cb(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[DSR_A_MAX + 1];
+	struct genl *g = arg;
+	uint8_t cmd, ev = DSR_EVENT_UNSPEC;
+
+	if (genl_parse(g, msg, &cmd, tb, DSR_A_MAX) || cmd != DSR_CMD_EVENT)
+		return 0;
+	attr_u8(tb[DSR_A_EVENT], &ev);
+	if (opts.json)
+		print_event_json(ev, tb);
+	else
+		print_event_text(ev, tb);
+	if (fflush(stdout) == EOF) {
+		fprintf(stderr, PROG_NAME ": stdout: %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int do_monitor(const struct ds_cmd *c, const struct dsr_args *a)
+{
+	struct genl g;
+	int ret = EXIT_ERR;
+
+	(void)c;
+	(void)a;
+	if (genl_open(&g, opts.netns, &dsr_family))
+		return EXIT_ERR;
+	if (!genl_subscribe(&g, DSR_MCGRP_CONFIG) &&
+	    !genl_subscribe(&g, DSR_MCGRP_EVENTS) &&
+	    !genl_listen(&g, monitor_cb, &g))
+		ret = EXIT_OK;
+	genl_close(&g);
+	return ret;
+}
+
+/* ---- entry point ------------------------------------------------------- */
+
+static bool is_help(const char *s)
+{
+	return !strcmp(s, "help") || !strcmp(s, "-h") || !strcmp(s, "--help");
+}
+
+/* Length of the first word of @name if it is @w, else 0. */
+static size_t first_word(const char *name, const char *w)
+{
+	size_t n = strlen(w);
+
+	if (n && !strncmp(name, w, n) && (name[n] == ' ' || !name[n]))
+		return n;
+	return 0;
+}
+
+/* Usage of every command "@word ..." (route show, route add, ...). */
+static void group_usage(FILE *f, const char *word)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(dsr_cmds); i++)
+		if (first_word(dsr_cmds[i].name, word))
+			cmd_usage(f, &dsr_cmds[i]);
+}
+
+/*
+ * The command in @argv; *@words is how many words its name took, *@group
+ * whether argv[0] starts a two-word name (for the messages if none fits).
+ */
+static const struct ds_cmd *cmd_find(int argc, char **argv, int *words,
+				      bool *group)
+{
+	size_t i, n;
+
+	*group = false;
+	for (i = 0; i < ARRAY_SIZE(dsr_cmds); i++) {
+		n = first_word(dsr_cmds[i].name, argv[0]);
+		if (!n)
+			continue;
+		if (!dsr_cmds[i].name[n]) {
+			*words = 1;
+			return &dsr_cmds[i];
+		}
+		*group = true;
+		if (argc > 1 && !strcmp(dsr_cmds[i].name + n + 1, argv[1])) {
+			*words = 2;
+			return &dsr_cmds[i];
+		}
+	}
+	return NULL;
+}
+
+int dsr_main(int argc, char **argv)
+{
+	const struct ds_cmd *c;
+	struct dsr_args a;
+	bool group;
+	int words;
+
+	if (!argc) {
+		fprintf(stderr, PROG_NAME ": dsr: missing command\n\n");
+		dsr_help(stderr);
+		return EXIT_USAGE;
+	}
+	if (is_help(argv[0])) {
+		dsr_help(stdout);
+		return EXIT_OK;
+	}
+	c = cmd_find(argc, argv, &words, &group);
+	if (!c && group) {
+		/* "route", "route help", "route foo" */
+		if (argc > 1 && is_help(argv[1])) {
+			group_usage(stdout, argv[0]);
+			return EXIT_OK;
+		}
+		if (argc > 1)
+			fprintf(stderr, PROG_NAME ": dsr %s: unknown command '%s'\n",
+				argv[0], argv[1]);
+		else
+			fprintf(stderr, PROG_NAME ": dsr %s: missing command\n",
+				argv[0]);
+		group_usage(stderr, argv[0]);
+		return EXIT_USAGE;
+	}
+	if (!c) {
+		fprintf(stderr, PROG_NAME ": dsr: unknown command '%s'\n\n",
+			argv[0]);
+		dsr_help(stderr);
+		return EXIT_USAGE;
+	}
+	argc -= words;
+	argv += words;
+	if (argc == 1 && is_help(argv[0])) {
+		cmd_usage(stdout, c);
+		return EXIT_OK;
+	}
+	memset(&a, 0, sizeof(a));
+	if (c->parse(c, argc, argv, &a))
+		return EXIT_USAGE;
+	return c->run(c, &a);
+}
