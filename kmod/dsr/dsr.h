@@ -196,10 +196,16 @@ void dsr_broadcast(struct dsr_priv *priv, struct sk_buff *skb,
 void dsr_out_flush(struct sk_buff_head *out);
 struct sk_buff *dsr_ctrl_alloc(struct dsr_priv *priv, size_t optlen,
 			       __be32 saddr, __be32 daddr, u8 ttl);
+/* dsr_send_routed() flags */
+#define DSR_SEND_SELF_FIRST	BIT(0)	/* source route starts with us */
+#define DSR_SEND_LAST_EXT	BIT(1)	/* last hop leaves the DSR network */
 int dsr_send_routed(struct dsr_priv *priv, struct sk_buff *skb,
-		    const __be32 *hops, unsigned int n, bool salvage_self,
+		    const __be32 *hops, unsigned int n, unsigned int flags,
 		    u8 salvage, const u8 *extra, size_t extra_len,
 		    struct sk_buff_head *out);
+void dsr_send_cached(struct dsr_priv *priv, struct sk_buff *skb,
+		     const __be32 *hops, unsigned int n,
+		     struct sk_buff_head *out);
 int dsr_send_ctrl_routed(struct dsr_priv *priv, __be32 dst,
 			 const __be32 *hops, unsigned int n, const u8 *opts,
 			 size_t optlen, struct sk_buff_head *out);

@@ -277,7 +277,8 @@ static void dsr_maint_reroute(struct dsr_priv *priv, struct dsr_maint *m,
 		goto drop;
 	}
 	dsr_stat(priv, DSR_S_SALVAGED);
-	dsr_send_routed(priv, skb, hops, n, true, salvage + 1, NULL, 0, out);
+	dsr_send_routed(priv, skb, hops, n, DSR_SEND_SELF_FIRST, salvage + 1,
+			NULL, 0, out);
 	return;
 drop:
 	kfree_skb(skb);

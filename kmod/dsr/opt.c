@@ -70,6 +70,8 @@ static enum dsr_bad dsr_note_unknown(struct dsr_parsed *p, u8 type, u16 off)
 		return dsr_note_repeat(p->unknown, &p->n_unknown,
 				       DSR_MAX_UNKNOWN, off);
 	}
+	if (p->n_ignored < 255)
+		p->n_ignored++;
 	return DSR_OK;
 }
 

@@ -80,6 +80,7 @@ struct dsr_parsed {
 	u16 rerr[DSR_MAX_REPEAT];
 	u16 ack[DSR_MAX_REPEAT];
 	u16 unknown[DSR_MAX_UNKNOWN];	/* of class remove or mark */
+	u8 n_ignored;		/* unknown options of the ignore class */
 	u8 report_type;		/* first unknown type with 0x80 set, or 0 */
 	bool report;
 };

@@ -172,6 +172,21 @@ unsigned int dsr_rc_lookup(struct dsr_rcache *rc, __be32 dst, __be32 *out,
 	return best_i + 1;
 }
 
+bool dsr_rc_external(const struct dsr_rcache *rc, const __be32 *hop,
+		     unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < rc->cap; i++) {
+		const struct dsr_path *p = &rc->paths[i];
+
+		if (p->len == n && (p->flags & DSR_PATH_EXTERNAL) &&
+		    !memcmp(p->hop, hop, n * sizeof(*hop)))
+			return true;
+	}
+	return false;
+}
+
 unsigned int dsr_rc_del_link(struct dsr_rcache *rc, __be32 from, __be32 to)
 {
 	unsigned int i, j, changed = 0;

@@ -62,6 +62,9 @@ int dsr_rc_add(struct dsr_rcache *rc, const __be32 *hop, unsigned int n,
  */
 unsigned int dsr_rc_lookup(struct dsr_rcache *rc, __be32 dst, __be32 *out,
 			   u64 now);
+/* Whether hop[0..n-1] is a whole cached path whose last hop is external. */
+bool dsr_rc_external(const struct dsr_rcache *rc, const __be32 *hop,
+		     unsigned int n);
 /* Cut every path at the link from -> to; returns the paths changed. */
 unsigned int dsr_rc_del_link(struct dsr_rcache *rc, __be32 from, __be32 to);
 /* Drop every path ending at dst; returns how many. */

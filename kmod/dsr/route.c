@@ -156,7 +156,7 @@ void dsr_sendbuf_drain(struct dsr_priv *priv, struct sk_buff_head *out)
 		if (!n)
 			continue;
 		dsr_sendbuf_unlink(priv, skb);
-		dsr_send_routed(priv, skb, hops, n, false, 0, NULL, 0, out);
+		dsr_send_cached(priv, skb, hops, n, out);
 	}
 	list_for_each_entry_safe(d, dtmp, &priv->discs, list)
 		if (dsr_rc_lookup(&priv->rc, d->target, hops, now))

@@ -377,7 +377,7 @@ static enum dsr_rx dsr_process(struct dsr_rx_ctx *c)
 	if (c->tx == c->self)
 		return DSR_RX_DROP;	/* our own, echoed */
 	dsr_neigh_heard(priv, c->tx, eth_hdr(c->skb)->h_source, c->slave);
-	if (p->report || p->n_unknown)
+	if (p->report || p->n_unknown || p->n_ignored)
 		dsr_stat(priv, DSR_S_UNKNOWN_OPT);
 
 	for (i = 0; i < p->n_rerr; i++)
@@ -407,8 +407,14 @@ static enum dsr_rx dsr_process(struct dsr_rx_ctx *c)
 	if (p->areq && !p->n_ack)
 		dsr_send_ack(c, dsr_rreq_id(c->dh, p->areq));
 	dsr_rx_acks(c);
-	if (p->srt && c->segs > 0)
+	if (p->srt && c->segs > 0) {
+		/* a gateway hands packets for outside to its IP stack */
+		if (c->segs == 1 && DSR_P(priv, GATEWAY) &&
+		    ((dsr_srt_bits(c->dh, p->srt) & DSR_SRT_L) ||
+		     dsr_outside(priv, c->dst)))
+			return DSR_RX_DELIVER;
 		return dsr_forward(c);
+	}
 	if (p->next_header == DSR_NO_NEXT_HEADER)
 		return DSR_RX_DROP;
 	return DSR_RX_DELIVER;

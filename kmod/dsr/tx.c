@@ -178,14 +178,17 @@ int dsr_strip_hdr(struct sk_buff *skb)
  * Send skb, an IP packet without DSR header that we originate (or salvage),
  * along hops[0..n-1] (the last is its destination).  With salvage_self the
  * source route starts with our own address, as a salvaged packet's does
- * (RFC 4728 section 8.3.6).  extra: options to carry after the source
+ * (RFC 4728 section 8.3.6), or, not salvaged, as a gateway's does for a
+ * packet from outside (First Hop External).  extra: options to carry after the source
  * route (a Route Reply or Error).  Consumes skb.  priv->lock held.
  */
 int dsr_send_routed(struct dsr_priv *priv, struct sk_buff *skb,
-		    const __be32 *hops, unsigned int n, bool salvage_self,
+		    const __be32 *hops, unsigned int n, unsigned int flags,
 		    u8 salvage, const u8 *extra, size_t extra_len,
 		    struct sk_buff_head *out)
 {
+	bool salvage_self = flags & DSR_SEND_SELF_FIRST;
+	bool last_ext = flags & DSR_SEND_LAST_EXT;
 	u8 dh[DSR_HDR_LEN + DSR_SRT_SIZE(DSR_MAX_PATH + 1) + DSR_AREQ_SIZE +
 	      DSR_EXTRA_MAX + 4];
 	__be32 addrs[DSR_MAX_PATH + 1];
@@ -199,16 +202,24 @@ int dsr_send_routed(struct dsr_priv *priv, struct sk_buff *skb,
 		addrs[na++] = dsr_self(priv);
 	memcpy(addrs + na, hops, (n - 1) * sizeof(*hops));
 	na += n - 1;
-	if (na)
+	if (na) {
 		len += dsr_put_srt(dh + len, salvage,
 				   salvage_self ? na - 1 : na, addrs, na);
+		/* relaying for a node outside: the first hop is external */
+		if (salvage_self && !salvage)
+			dh[DSR_HDR_LEN + 2] |= DSR_SRT_F >> 8;
+		if (last_ext)
+			dh[DSR_HDR_LEN + 2] |= DSR_SRT_L >> 8;
+	}
 	if (extra_len > DSR_EXTRA_MAX) {
 		kfree_skb(skb);
 		return -EINVAL;
 	}
 	memcpy(dh + len, extra, extra_len);
 	len += extra_len;
-	explicit = dsr_maint_want_ack(priv, hops[0], n == 1, &track);
+	/* the hop to a gateway is the last one on which we could overhear */
+	explicit = dsr_maint_want_ack(priv, hops[0],
+				      n == 1 || (last_ext && n == 2), &track);
 	if (explicit) {
 		id = ++priv->ack_id;
 		len += dsr_put_areq(dh + len, id);
@@ -228,6 +239,24 @@ int dsr_send_routed(struct dsr_priv *priv, struct sk_buff *skb,
 	return 0;
 }
 
+/* Send skb (plain IP, ours or relayed from outside) along a cached route. */
+void dsr_send_cached(struct dsr_priv *priv, struct sk_buff *skb,
+		     const __be32 *hops, unsigned int n,
+		     struct sk_buff_head *out)
+{
+	unsigned int flags = 0;
+
+	if (ip_hdr(skb)->saddr != dsr_self(priv))
+		flags |= DSR_SEND_SELF_FIRST;
+	if (n > 1 && dsr_rc_external(&priv->rc, hops, n))
+		flags |= DSR_SEND_LAST_EXT;
+	if (n >= DSR_MAX_PATH && (flags & DSR_SEND_SELF_FIRST)) {
+		kfree_skb(skb);
+		return;
+	}
+	dsr_send_routed(priv, skb, hops, n, flags, 0, NULL, 0, out);
+}
+
 /* Route skb (plain IP, ours) from the cache, or queue it for discovery. */
 void dsr_route_or_queue(struct dsr_priv *priv, struct sk_buff *skb,
 			struct sk_buff_head *out)
@@ -237,7 +266,7 @@ void dsr_route_or_queue(struct dsr_priv *priv, struct sk_buff *skb,
 
 	n = dsr_rc_lookup(&priv->rc, ip_hdr(skb)->daddr, hops, dsr_now());
 	if (n)
-		dsr_send_routed(priv, skb, hops, n, false, 0, NULL, 0, out);
+		dsr_send_cached(priv, skb, hops, n, out);
 	else
 		dsr_sendbuf_add(priv, skb, out);
 }
@@ -300,6 +329,5 @@ int dsr_send_ctrl_routed(struct dsr_priv *priv, __be32 dst,
 	if (!skb)
 		return -ENOMEM;
 	ip_hdr(skb)->protocol = DSR_NO_NEXT_HEADER;
-	return dsr_send_routed(priv, skb, hops, n, false, 0, opts, optlen,
-			       out);
+	return dsr_send_routed(priv, skb, hops, n, 0, 0, opts, optlen, out);
 }

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the unit tests of the DSR protocol files (kmod/dsr).
+ */
+#ifndef AH_DSR_UTIL_H
+#define AH_DSR_UTIL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ktap.h"
+#include "proto_env.h"
+
+/* Fail the current test function (returning bool) with a diagnostic. */
+#define CHECK(cond)							\
+	do {								\
+		if (!(cond)) {						\
+			ktap_diag("%s:%d: check failed: %s", __FILE__,	\
+				  __LINE__, #cond);			\
+			return false;					\
+		}							\
+	} while (0)
+
+/* Same, with the values the check compared. */
+#define CHECK_EQ(a, b)							\
+	do {								\
+		unsigned long long _a = (unsigned long long)(a);	\
+		unsigned long long _b = (unsigned long long)(b);	\
+		if (_a != _b) {						\
+			ktap_diag("%s:%d: %s == %llu, expected %s == %llu", \
+				  __FILE__, __LINE__, #a, _a, #b, _b);	\
+			return false;					\
+		}							\
+	} while (0)
+
+/* a.b.c.d as it is on the wire (network order in memory) */
+static inline __be32 ip4(u8 a, u8 b, u8 c, u8 d)
+{
+	const u8 o[4] = { a, b, c, d };
+
+	return dsr_get_addr(o);
+}
+
+/* 10.0.0.i: the nodes of the test networks */
+static inline __be32 node(u8 i)
+{
+	return ip4(10, 0, 0, i);
+}
+
+static inline void hexdump(const char *what, const u8 *b, size_t len)
+{
+	char line[3 * 16 + 1];
+	size_t i, o = 0;
+
+	ktap_diag("%s (%zu bytes):", what, len);
+	for (i = 0; i < len; i++) {
+		o += (size_t)snprintf(line + o, sizeof(line) - o, " %02x",
+				      b[i]);
+		if (i % 16 == 15 || i == len - 1) {
+			ktap_diag(" %s", line);
+			o = 0;
+		}
+	}
+}
+
+#endif /* AH_DSR_UTIL_H */
