@@ -102,7 +102,7 @@ struct dsr_neigh {
 	u64 tx, retx, acked;
 };
 
-/* A packet sent and awaiting its next hop's acknowledgement. */
+/* A packet sent and awaiting its next hop's acknowledgment. */
 struct dsr_maint {
 	struct list_head list;
 	struct sk_buff *skb;		/* the frame as first sent */
@@ -135,7 +135,7 @@ struct dsr_skb_cb {
 struct dsr_priv {
 	struct net_device *dev;
 	struct list_head slaves;
-	spinlock_t lock;
+	spinlock_t lock;		/* every table below */
 	bool dead;
 	u32 param[DSR_NPARAMS];
 

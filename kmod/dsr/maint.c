@@ -3,9 +3,9 @@
  * Route Maintenance (RFC 4728 section 8.3): every packet we originate or
  * forward stays in the Maintenance Buffer until its next hop acknowledges
  * it, passively (we overhear the next hop forward it) or with an explicit
- * Acknowledgement.  The first TryPassiveAcks transmissions on a hop that
- * is not the last rely on passive acknowledgement; later ones, and every
- * transmission over a last hop, carry an Acknowledgement Request.  After
+ * Acknowledgment.  The first TryPassiveAcks transmissions on a hop that
+ * is not the last rely on passive acknowledgment; later ones, and every
+ * transmission over a last hop, carry an Acknowledgment Request.  After
  * MaxMaintRexmt retransmissions the link is broken: it leaves the route
  * cache and enters hold-down, a Route Error goes to each originator, and
  * each packet is salvaged over another cached route if there is one.
@@ -25,7 +25,7 @@ static void dsr_maint_free(struct dsr_priv *priv, struct dsr_maint *m)
 }
 
 /*
- * Whether the next transmission to nexthop carries an Acknowledgement
+ * Whether the next transmission to nexthop carries an Acknowledgment
  * Request, and (*track) whether the packet is kept for retransmission: a
  * last hop confirmed within MaintHoldoffTime is trusted without either.
  */
@@ -147,7 +147,7 @@ void dsr_maint_passive(struct dsr_priv *priv, const struct iphdr *iph,
 }
 
 /*
- * Give the DSR header of skb (IP packet) an Acknowledgement Request with
+ * Give the DSR header of skb (IP packet) an Acknowledgment Request with
  * id, or none: an existing one is rewritten in place (or made PadN), a
  * missing one is appended (4 bytes keep the header aligned).
  */

@@ -74,7 +74,7 @@ void dsr_neigh_flush(struct dsr_priv *priv)
 
 /*
  * The retransmission timeout for the next transmission of m to n: the one
- * place that decides it.  Here a fixed value per kind of acknowledgement
+ * place that decides it.  Here a fixed value per kind of acknowledgment
  * awaited (PassiveAckTimeout, or AckTimeout for a network-layer ack);
  * n->rto_ms is where an adaptive per-next-hop estimate will live.
  */

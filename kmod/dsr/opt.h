@@ -43,7 +43,7 @@
 
 /* Longest route we keep or build, in hops (addresses after the source). */
 #define DSR_MAX_PATH		32
-/* Repeated options (Route Reply, Route Error, Acknowledgement) per packet */
+/* Repeated options (Route Reply, Route Error, Acknowledgment) per packet */
 #define DSR_MAX_REPEAT		8
 /* Unknown options whose packet must be rewritten when forwarded */
 #define DSR_MAX_UNKNOWN		8

@@ -20,17 +20,16 @@
 #define dsr_zalloc(size)	kvzalloc(size, GFP_KERNEL)
 #define dsr_free(p)		kvfree(p)
 #else
+#include <linux/types.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef uint32_t __be32;
+typedef __u8 u8;
+typedef __u16 u16;
+typedef __u32 u32;
+typedef __u64 u64;
 
 #define dsr_zalloc(size)	calloc(1, size)
 #define dsr_free(p)		free(p)

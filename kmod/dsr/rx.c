@@ -5,7 +5,7 @@
  * hook steals protocol 48 packets that arrived on one of our slaves, so
  * IP never routes them nor answers them with ICMP.  Frames for other nodes
  * that a promiscuous slave overhears come to dsr_overhear_rcv(): they only
- * teach us (neighbours, routes, passive acknowledgements).
+ * teach us (neighbours, routes, passive acknowledgments).
  */
 #include <linux/etherdevice.h>
 #include <linux/inetdevice.h>

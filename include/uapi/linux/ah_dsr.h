@@ -64,7 +64,7 @@ enum dsr_event {
 
 enum dsr_buffer_kind {
 	DSR_BUFFER_SEND,	/* awaiting a route */
-	DSR_BUFFER_MAINT,	/* awaiting an acknowledgement */
+	DSR_BUFFER_MAINT,	/* awaiting an acknowledgment */
 };
 
 enum dsr_attr {

@@ -1,0 +1,81 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# dsr0 in several namespaces at once; slaves come and go; deleting a
+# namespace and unloading the module while traffic flows is clean (the
+# harness checks the kernel log after the suite).
+#
+#   1 --- 2 --- 3        (macfilter line), ping floods 1 -> 3
+source "$(dirname "$0")/../lib.sh"
+
+require_cmd jq ahctl ethtool
+
+setup() {
+	hub_setup 3 && mf_line && dsr_setup
+}
+
+flood() {	# background traffic 1 -> 3 for S seconds
+	nsexec 1 ping -f -w "$1" -q "$(node_ip 3)" >/dev/null 2>&1 &
+}
+
+test_netlink_errors() {
+	setup || return 1
+	check "unknown parameter value refused" \
+		not dsr 1 param set dsr0 discovery_hop_limit 0 &&
+	check "refused change left the parameter" \
+		test "$(dsr 1 -j param show dsr0 | jq .discovery_hop_limit)" -eq 255 &&
+	check "a route with a loop is refused" \
+		not dsr 1 route add dsr0 10.0.0.3 via 10.0.0.2 10.0.0.2 &&
+	check "a route through ourselves is refused" \
+		not dsr 1 route add dsr0 10.0.0.3 via 10.0.0.1 &&
+	check "not a dsr device" not dsr 1 param show eth0 &&
+	check "unprivileged change gets EPERM" \
+		not setpriv --reuid=nobody --inh-caps=-all --bounding-set=-all \
+			ahctl -n "$(ns 1)" dsr param set dsr0 gateway 1 2>/dev/null
+}
+
+promisc() { nsexec "$1" ip -d -j link show eth0 | jq '.[0].promiscuity'; }
+
+test_enslave() {
+	setup || return 1
+	check "an enslaved device is promiscuous" test "$(promisc 2)" -eq 1 ||
+		return 1
+	check "a dsr device cannot be a slave" \
+		not nsexec 1 sh -c 'ip link add dsr1 type dsr && ip link set dsr1 master dsr0'
+	nsexec 1 ip link del dsr1 2>/dev/null
+	dsr_ping_ok 1 3 1 || dsr_ping_ok 1 3 1
+	check "2 releases its slave" nsexec 2 ip link set eth0 nomaster &&
+	check "eth0 left promiscuous mode" test "$(promisc 2)" -eq 0 &&
+	check "no route through 2 without its slave" not dsr_ping_ok 1 3 1 &&
+	check "enslaved again" nsexec 2 ip link set eth0 master dsr0 &&
+	check "routing again" busywait 10000 dsr_ping_ok 1 3 1
+}
+
+test_netns_delete_under_traffic() {
+	setup || return 1
+	dsr_ping_ok 1 3 1 || dsr_ping_ok 1 3 1
+	flood 5
+	sleep 1
+	check "delete the middle node's namespace under traffic" \
+		ip netns del "$(ns 2)" &&
+	sleep 1 &&
+	check "delete the sender's namespace under traffic" \
+		ip netns del "$(ns 1)"
+}
+
+test_rmmod_under_traffic() {
+	setup || return 1
+	dsr_ping_ok 1 3 1 || dsr_ping_ok 1 3 1
+	flood 8
+	sleep 2
+	check "rmmod dsr under traffic" rmmod dsr &&
+	check "no dsr device left" not nsexec 1 ip link show dsr0 &&
+	check "load again" load_module dsr
+}
+
+ktap_begin 4
+run_test "bad requests refused, nothing changed" test_netlink_errors
+run_test "slaves released and enslaved again" test_enslave
+run_test "namespace deleted under traffic" test_netns_delete_under_traffic
+run_test "rmmod under traffic" test_rmmod_under_traffic
+ktap_end

@@ -1,0 +1,143 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Hand-made DSR packets (RFC 4728, IP protocol 48) for the bad-input tests.
+
+  dsrcraft.py bad IFACE SRC_MAC DST_MAC SRC_IP DST_IP CLASS COUNT
+  dsrcraft.py flood IFACE SRC_MAC COUNT      (Route Requests, new initiators)
+  dsrcraft.py classes                        (the names of CLASS)
+
+Each CLASS is one way to be wrong, named after the dsr0 counter it must
+raise (ethtool -S dsr0); "unknown_ignore" and "unknown_remove" are valid.
+"""
+import socket
+import struct
+import sys
+
+PROTO_DSR = 48
+
+
+def csum(b):
+    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
+    s = (s >> 16) + (s & 0xFFFF)
+    s += s >> 16
+    return ~s & 0xFFFF
+
+
+def ip(src, dst, payload, ttl=64, ident=1):
+    h = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(payload), ident, 0,
+                    ttl, PROTO_DSR, 0, socket.inet_aton(src),
+                    socket.inet_aton(dst))
+    h = h[:10] + struct.pack("!H", csum(h)) + h[12:]
+    return h + payload
+
+
+def dsr(opts, nh=59, plen=None, flags=0):
+    return struct.pack("!BBH", nh, flags, len(opts) if plen is None else plen) + opts
+
+
+def addrs(*a):
+    return b"".join(socket.inet_aton(x) for x in a)
+
+
+def srt(hops, segs, salvage=0):
+    return struct.pack("!BBH", 96, 2 + 4 * len(hops),
+                       (salvage << 6) | segs) + addrs(*hops)
+
+
+def pad4(o):
+    n = (4 - len(o) % 4) % 4
+    if n == 1:
+        return o + b"\xe0"
+    if n:
+        return o + bytes([0, n - 2]) + bytes(n - 2)
+    return o
+
+
+def bad(cls, src, dst):
+    """The DSR header (and maybe the IP) of a packet of class cls."""
+    other = "10.0.0.200"
+    if cls == "malformed_truncated":
+        return b"\x3b\x00"
+    if cls == "malformed_payload_len":
+        return dsr(pad4(b""), plen=100)
+    if cls == "malformed_flow_state":
+        return dsr(b"", flags=0x80)
+    if cls == "malformed_opt_len":
+        return dsr(b"\x60\x28\x00\x00")
+    if cls == "malformed_opt_size":
+        return dsr(pad4(b"\xa0\x03\x00\x01\x00"))
+    if cls == "malformed_opt_repeat":
+        return dsr(srt([other], 1) + srt([other], 1))
+    if cls == "malformed_segs_left":
+        return dsr(srt([dst], 5))
+    if cls == "malformed_unknown_drop":
+        return dsr(pad4(b"\x7f\x02\x00\x00"))
+    if cls == "malformed_route_loop":
+        return dsr(srt([dst, other, dst], 3))
+    if cls == "malformed_route_self":
+        return dsr(srt([dst, src], 2))
+    if cls == "malformed_route_oversize":
+        return dsr(srt([dst] + ["10.1.%d.%d" % (i // 200, 1 + i % 200)
+                                for i in range(39)], 40))
+    if cls == "malformed_route_multicast":
+        return dsr(srt([dst, "224.0.0.9"], 2))
+    if cls == "unknown_ignore":		# ignore class, then a PadN
+        return dsr(b"\x05\x02\xaa\xbb")
+    if cls == "unknown_remove":
+        return dsr(b"\x25\x02\xaa\xbb")
+    raise SystemExit("unknown class " + cls)
+
+
+CLASSES = ["malformed_truncated", "malformed_payload_len",
+           "malformed_flow_state", "malformed_opt_len", "malformed_opt_size",
+           "malformed_opt_repeat", "malformed_segs_left",
+           "malformed_unknown_drop", "malformed_route_loop",
+           "malformed_route_self", "malformed_route_oversize",
+           "malformed_route_multicast", "unknown_ignore", "unknown_remove"]
+
+
+def mac(m):
+    return bytes(int(x, 16) for x in m.split(":"))
+
+
+def sendall(iface, frames):
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+    s.bind((iface, 0))
+    for f in frames:
+        while True:
+            try:
+                s.send(f)
+                break
+            except OSError as e:
+                if e.errno != 105:	# ENOBUFS: the queue is full, retry
+                    raise
+
+
+def main():
+    if sys.argv[1] == "classes":
+        print(" ".join(CLASSES))
+        return
+    if sys.argv[1] == "bad":
+        iface, smac, dmac, sip, dip, cls, count = sys.argv[2:9]
+        eth = mac(dmac) + mac(smac) + b"\x08\x00"
+        f = eth + ip(sip, dip, bad(cls, sip, dip))
+        sendall(iface, [f] * int(count))
+        return
+    if sys.argv[1] == "flood":
+        iface, smac, count = sys.argv[2], sys.argv[3], int(sys.argv[4])
+        eth = b"\xff" * 6 + mac(smac) + b"\x08\x00"
+        frames = []
+        for i in range(count):
+            init = "10.%d.%d.%d" % (1 + i // 65536, (i // 256) % 256,
+                                    1 + i % 250)
+            rreq = struct.pack("!BBH", 1, 6, i & 0xFFFF) + \
+                socket.inet_aton("10.99.0.1")
+            frames.append(eth + ip(init, "255.255.255.255",
+                                   dsr(pad4(rreq)), ttl=255, ident=i))
+        sendall(iface, frames)
+        return
+    raise SystemExit(__doc__)
+
+
+if __name__ == "__main__":
+    main()
