@@ -9,6 +9,9 @@
 
 #include "dsr.h"
 
+#define CREATE_TRACE_POINTS
+#include "trace.h"
+
 /*
  * Protocol 48 that reaches local delivery did not come in on a dsr slave
  * (those are taken before routing): drop it quietly, never with an ICMP

@@ -15,6 +15,7 @@
 #include <net/ip.h>
 
 #include "dsr.h"
+#include "trace.h"
 
 static void dsr_maint_free(struct dsr_priv *priv, struct dsr_maint *m)
 {
@@ -83,6 +84,8 @@ void dsr_maint_track(struct dsr_priv *priv, struct sk_buff *frame,
 	m->ack_id = ack_id;
 	m->sent = dsr_now();
 	m->deadline = m->sent + dsr_neigh_rto(priv, n, m);
+	trace_dsr_xmit(priv->dev, m->saddr, m->daddr, nexthop, frame->len, 1,
+		       explicit, m->deadline - m->sent);
 	list_add_tail(&m->list, &priv->maint);
 	priv->n_maint++;
 	dsr_kick(priv);
@@ -119,6 +122,8 @@ void dsr_maint_ack(struct dsr_priv *priv, __be32 from, u16 id)
 
 	list_for_each_entry(m, &priv->maint, list) {
 		if (m->nexthop == from && m->explicit && m->ack_id == id) {
+			trace_dsr_ack(priv->dev, from, false,
+				      dsr_now() - m->sent);
 			dsr_maint_free(priv, m);
 			dsr_confirmed(priv, from);
 			dsr_stat(priv, DSR_S_ACK_RECEIVED);
@@ -140,6 +145,7 @@ void dsr_maint_passive(struct dsr_priv *priv, const struct iphdr *iph,
 		if (m->segs == 0xff || segs < 0 || segs >= m->segs)
 			continue;
 		dsr_confirmed(priv, m->nexthop);
+		trace_dsr_ack(priv->dev, m->nexthop, true, dsr_now() - m->sent);
 		dsr_maint_free(priv, m);
 		dsr_stat(priv, DSR_S_PASSIVE_ACKS);
 		return;
@@ -201,6 +207,8 @@ static void dsr_retransmit(struct dsr_priv *priv, struct dsr_maint *m,
 		m->ack_id = ++priv->ack_id;
 	m->sent = now;
 	m->deadline = now + dsr_neigh_rto(priv, n, m);
+	trace_dsr_xmit(priv->dev, m->saddr, m->daddr, m->nexthop, m->skb->len,
+		       m->tries, m->explicit, m->deadline - now);
 	dsr_stat(priv, DSR_S_RETRANSMISSIONS);
 	if (n)
 		n->retx++;
@@ -300,6 +308,7 @@ void dsr_link_failed(struct dsr_priv *priv, __be32 nexthop,
 		dsr_neg_add(&priv->rc, self, nexthop,
 			    now + DSR_P(priv, LINK_HOLDDOWN_MS));
 	dsr_event(priv, DSR_EVENT_LINK_BROKEN, self, nexthop, 0, NULL, 0);
+	trace_dsr_route(priv->dev, DSR_EVENT_LINK_BROKEN, self, nexthop, 0);
 
 	list_for_each_entry_safe(m, tmp, &priv->maint, list)
 		if (m->nexthop == nexthop)

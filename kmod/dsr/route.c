@@ -13,6 +13,7 @@
 #include <net/ip.h>
 
 #include "dsr.h"
+#include "trace.h"
 
 void dsr_learn(struct dsr_priv *priv, const __be32 *hops, unsigned int n,
 	       u8 flags)
@@ -25,6 +26,8 @@ void dsr_learn(struct dsr_priv *priv, const __be32 *hops, unsigned int n,
 	r = dsr_rc_add(&priv->rc, hops, n, flags, dsr_now());
 	if (r > 0) {
 		dsr_stat(priv, DSR_S_ROUTES_LEARNED);
+		trace_dsr_route(priv->dev, DSR_EVENT_ROUTE_ADDED, hops[0],
+				hops[n - 1], n);
 		dsr_event(priv, DSR_EVENT_ROUTE_ADDED, 0, 0, hops[n - 1], hops,
 			  n);
 	}

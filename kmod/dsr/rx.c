@@ -13,6 +13,7 @@
 #include <net/ip.h>
 
 #include "dsr.h"
+#include "trace.h"
 
 enum dsr_rx {
 	DSR_RX_DROP,		/* free it, nothing to count */
@@ -248,6 +249,7 @@ static void dsr_rx_rerr(struct dsr_rx_ctx *c, u16 off)
 		dsr_neg_add(&priv->rc, from, to, dsr_now() + hold);
 	dsr_event(priv, DSR_EVENT_ROUTE_ERROR, from, to, dsr_get_addr(o + 8),
 		  NULL, 0);
+	trace_dsr_route(priv->dev, DSR_EVENT_ROUTE_ERROR, from, to, 0);
 }
 
 static void dsr_send_ack(struct dsr_rx_ctx *c, u16 id)
@@ -451,7 +453,9 @@ static void dsr_rcv(struct dsr_priv *priv, struct dsr_slave *s,
 	};
 	struct dsr_parsed p;
 	enum dsr_rx verdict = DSR_RX_DROP;
+	__be32 saddr, daddr;
 	enum dsr_bad bad;
+	unsigned int len;
 
 	if (overheard)
 		dsr_stat(priv, DSR_S_OVERHEARD);
@@ -463,6 +467,9 @@ static void dsr_rcv(struct dsr_priv *priv, struct dsr_slave *s,
 	}
 	c.p = &p;
 	c.dh = skb->data + ihl;
+	saddr = ip_hdr(skb)->saddr;
+	daddr = ip_hdr(skb)->daddr;
+	len = skb->len;
 	__skb_queue_head_init(&out);
 	spin_lock(&priv->lock);
 	c.self = dsr_self(priv);
@@ -473,6 +480,7 @@ static void dsr_rcv(struct dsr_priv *priv, struct dsr_slave *s,
 			dsr_sendbuf_drain(priv, &out);
 	}
 	spin_unlock(&priv->lock);
+	trace_dsr_recv(priv->dev, saddr, daddr, c.tx, len, overheard, verdict);
 	dsr_out_flush(&out);
 	if (verdict == DSR_RX_DELIVER)
 		dsr_deliver(priv, skb);

@@ -70,8 +70,14 @@ test_rreq_flood() {
 		"forwarded $(dsr_stat 2 rreq_forwarded), queue full" \
 		"$(dsr_stat 2 rreq_jitter_queue_full); request table rows $rows;" \
 		"slab ${before} -> ${after} kB"
+	# KASAN's quarantine keeps freed objects in the slab counters for a
+	# while: on the debug kernel only a much larger growth means anything
+	# (kmemleak and the lifetime lines catch what is really kept).
+	local limit=4096
+	[[ ${AH_DEBUG_LANE:-0} == 1 ]] && limit=65536
 	check "request table bounded (64 initiators)" test "$rows" -le 64 &&
-	check "slab grew less than 4 MB" test $((after - before)) -lt 4096 &&
+	check "slab grew less than $((limit / 1024)) MB" \
+		test $((after - before)) -lt "$limit" &&
 	check "routing works after the flood" dsr_ping_ok 1 3 3
 }
 

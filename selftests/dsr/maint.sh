@@ -1,14 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Route Maintenance: hop-by-hop acknowledgements, and a link cut during a
-# transfer in a diamond.
+# Route Maintenance: hop-by-hop acknowledgments (traced), and a link cut
+# during a transfer in a diamond.
 #
 #          2
 #        /   \
 #       1     4        macfilter allow lists give these four links
 #        \   /
 #          3
+#
+# (the acknowledgment test uses a line 1 --- 2 --- 3)
 source "$(dirname "$0")/../lib.sh"
 
 require_cmd jq ahctl ethtool
@@ -43,8 +45,27 @@ sum_stat() {	# NAME: over all nodes
 	echo "$s"
 }
 
+TRACEFS=/sys/kernel/tracing
+
+tracefs() {
+	[[ -d $TRACEFS/events ]] ||
+		mount -t tracefs nodev "$TRACEFS" 2>/dev/null || return 1
+	[[ -d $TRACEFS/events/dsr ]]
+}
+
+trace_has() {	# EVENT [PATTERN]
+	grep "$1:" "$TRACEFS/trace" | grep -q -- "${2:-}"
+}
+
+# Acknowledgements, and the per-packet tracepoints while they happen.
 test_acks() {
+	local traced=0
 	hub_setup 3 && mf_line && dsr_setup || return 1
+	if tracefs; then
+		traced=1
+		echo > "$TRACEFS/trace"
+		echo 1 > "$TRACEFS/events/dsr/enable"
+	fi
 	check "1 -> 3 answered" dsr_ping_ok 1 3 5 || return 1
 	diag "passive acks $(sum_stat passive_acks), explicit acks" \
 		"$(sum_stat ack_received), retransmissions $(sum_stat retransmissions)"
@@ -53,7 +74,29 @@ test_acks() {
 	check "last hops acknowledged explicitly" \
 		test "$(sum_stat ack_received)" -ge 1 &&
 	check "nothing in the maintenance buffers at rest" \
-		busywait 3000 test "$(dsr 1 -j buffer show dsr0 | jq length)" -eq 0
+		busywait 3000 test "$(dsr 1 -j buffer show dsr0 | jq length)" -eq 0 ||
+		return 1
+	# 3 stops hearing 2: 2 retransmits to 3, then gives up on the link
+	mf 3 del dev eth0 "$(node_mac 2)" || return 1
+	nsexec 1 ping -c 1 -W 3 -q "$(node_ip 3)" >/dev/null 2>&1
+	check "2 retransmitted and found the link broken" \
+		busywait 5000 test "$(dsr_stat 2 link_failures)" -ge 1 || return 1
+	if ((!traced)); then
+		diag "SKIP tracepoints: no dsr events in tracefs"
+		return 0
+	fi
+	echo 0 > "$TRACEFS/events/dsr/enable"
+	diag "$(grep -c ' dsr_' "$TRACEFS/trace") dsr trace events, e.g.:"
+	grep -m1 'dsr_xmit:.*try 2' "$TRACEFS/trace" | sed 's/^ */# /'
+	check "transmissions traced" trace_has dsr_xmit "via 10.0.0.2" &&
+	check "a retransmission traced with its RTO" \
+		trace_has dsr_xmit "try 2 .*rto [0-9]*ms" &&
+	check "forwarding traced" trace_has dsr_recv forward &&
+	check "deliveries traced" trace_has dsr_recv deliver &&
+	check "passive acknowledgments traced" trace_has dsr_ack passive &&
+	check "explicit acknowledgments traced" trace_has dsr_ack explicit &&
+	check "route cache changes traced" trace_has dsr_route added &&
+	check "the broken link traced" trace_has dsr_route link_broken
 }
 
 test_cut() {
@@ -109,7 +152,7 @@ test_holddown() {
 }
 
 ktap_begin 3
-run_test "passive and explicit acknowledgements" test_acks
+run_test "acknowledgments, retransmission, tracepoints" test_acks
 run_test "link cut during a transfer: error, salvage, other path" test_cut
 run_test "hold-down: a failed link is not retried" test_holddown
 ktap_end

@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs in the guest (scripts/bench.sh boots it).  DSR against static IP
+# forwarding on the same medium, in the same guest run, over 1 to 4 hops:
+#
+#   1 --- 2 --- ... --- k+1     hub (bridge) + macfilter line
+#
+#   static  eth0 addresses, ip_forward on the middle nodes, static routes
+#   dsr     dsr0 over eth0, routes discovered
+#
+# iperf3 TCP goodput (BENCH_SECS s) and ping RTT (mean of 20) from node 1 to
+# node k+1; for DSR also the first ping's RTT from empty caches (Route
+# Discovery plus one round trip).  Ratios are DSR / static.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+source "$ROOT/selftests/lib.sh"
+SECS=${BENCH_SECS:-5}
+
+static_routes() {
+	local n=$1 i j
+	for ((i = 1; i <= n; i++)); do
+		nsexec "$i" sysctl -qw net.ipv4.ip_forward=1
+		for ((j = 1; j <= n; j++)); do
+			((j == i || j == i - 1 || j == i + 1)) && continue
+			if ((j > i)); then
+				nsexec "$i" ip route add "$(node_ip "$j")/32" via "$(node_ip $((i + 1)))"
+			else
+				nsexec "$i" ip route add "$(node_ip "$j")/32" via "$(node_ip $((i - 1)))"
+			fi
+		done
+	done
+}
+
+tcp_mbps() {	# DST
+	nsexec "$1" iperf3 -s -D -1 -p 5201 >/dev/null 2>&1
+	sleep 0.5
+	nsexec 1 iperf3 -c "$(node_ip "$1")" -p 5201 -t "$SECS" -J 2>/dev/null |
+		jq '.end.sum_received.bits_per_second / 1e6 * 100 | floor / 100'
+}
+
+rtt_ms() {	# DST COUNT
+	nsexec 1 ping -c "$2" -i 0.2 -W 5 -q "$(node_ip "$1")" 2>/dev/null |
+		awk -F/ '/^rtt/ {print $5}'
+}
+
+run() {	# MODE HOPS
+	local mode=$1 k=$2 n=$(($2 + 1)) first=- tcp rtt
+	(
+		trap ah_cleanup EXIT
+		hub_setup "$n" >/dev/null && mf_line >/dev/null || exit 1
+		if [[ $mode == dsr ]]; then
+			dsr_setup || exit 1
+			first=$(rtt_ms "$n" 1)
+		else
+			static_routes "$n"
+			busywait 10000 nsexec 1 ping -c 1 -W 1 -q "$(node_ip "$n")" \
+				>/dev/null 2>&1
+		fi
+		rtt=$(rtt_ms "$n" 20)
+		tcp=$(tcp_mbps "$n")
+		echo "$mode $k $tcp $rtt $first"
+	)
+}
+
+echo "# DSR vs static forwarding, kernel $(uname -r), ${SECS}s TCP per point"
+rows=()
+for k in 1 2 3 4; do
+	s=$(run static "$k")
+	d=$(run dsr "$k")
+	rows+=("$s|$d")
+done
+echo
+echo "| hops | static Mbit/s | DSR Mbit/s | DSR/static | static RTT ms | DSR RTT ms | DSR/static RTT | first DSR ping (discovery) ms |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+for r in "${rows[@]}"; do
+	read -r _ k st srtt _ <<< "${r%%|*}"
+	read -r _ _ dt drtt first <<< "${r##*|}"
+	printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$k" "$st" "$dt" \
+		"$(awk -v a="$dt" -v b="$st" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')" \
+		"$srtt" "$drtt" \
+		"$(awk -v a="$drtt" -v b="$srtt" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')" \
+		"$first"
+done

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-packet tracepoints (the CMU testbed's /dev/kdsr role):
+ *   echo 1 > /sys/kernel/tracing/events/dsr/enable
+ *   trace-cmd record -e dsr
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM dsr
+
+#if !defined(_DSR_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _DSR_TRACE_H
+
+#include <linux/netdevice.h>
+#include <linux/tracepoint.h>
+#include <linux/version.h>
+
+/* __assign_str() lost its source argument in 6.10 */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define dsr_assign_dev(d) __assign_str(dev)
+#else
+#define dsr_assign_dev(d) __assign_str(dev, (d)->name)
+#endif
+
+/* a transmission to a next hop; tries > 1 is a retransmission */
+TRACE_EVENT(dsr_xmit,
+	TP_PROTO(const struct net_device *dev, __be32 saddr, __be32 daddr,
+		 __be32 nexthop, unsigned int len, unsigned int tries,
+		 bool ack_req, unsigned int rto_ms),
+	TP_ARGS(dev, saddr, daddr, nexthop, len, tries, ack_req, rto_ms),
+	TP_STRUCT__entry(
+		__string(dev, dev->name)
+		__field(__be32, saddr)
+		__field(__be32, daddr)
+		__field(__be32, nexthop)
+		__field(unsigned int, len)
+		__field(unsigned int, tries)
+		__field(bool, ack_req)
+		__field(unsigned int, rto_ms)
+	),
+	TP_fast_assign(
+		dsr_assign_dev(dev);
+		__entry->saddr = saddr;
+		__entry->daddr = daddr;
+		__entry->nexthop = nexthop;
+		__entry->len = len;
+		__entry->tries = tries;
+		__entry->ack_req = ack_req;
+		__entry->rto_ms = rto_ms;
+	),
+	TP_printk("%s %pI4 -> %pI4 via %pI4 len %u try %u ack_req %d rto %ums",
+		  __get_str(dev), &__entry->saddr, &__entry->daddr,
+		  &__entry->nexthop, __entry->len, __entry->tries,
+		  __entry->ack_req, __entry->rto_ms)
+);
+
+/* a packet received (or overheard) and what became of it */
+TRACE_EVENT(dsr_recv,
+	TP_PROTO(const struct net_device *dev, __be32 saddr, __be32 daddr,
+		 __be32 prev, unsigned int len, bool overheard, int verdict),
+	TP_ARGS(dev, saddr, daddr, prev, len, overheard, verdict),
+	TP_STRUCT__entry(
+		__string(dev, dev->name)
+		__field(__be32, saddr)
+		__field(__be32, daddr)
+		__field(__be32, prev)
+		__field(unsigned int, len)
+		__field(bool, overheard)
+		__field(int, verdict)
+	),
+	TP_fast_assign(
+		dsr_assign_dev(dev);
+		__entry->saddr = saddr;
+		__entry->daddr = daddr;
+		__entry->prev = prev;
+		__entry->len = len;
+		__entry->overheard = overheard;
+		__entry->verdict = verdict;
+	),
+	TP_printk("%s %pI4 -> %pI4 from %pI4 len %u %s%s",
+		  __get_str(dev), &__entry->saddr, &__entry->daddr,
+		  &__entry->prev, __entry->len,
+		  __entry->overheard ? "overheard " : "",
+		  __print_symbolic(__entry->verdict, { 0, "done" },
+				   { 1, "deliver" }, { 2, "forward" }))
+);
+
+/* the next hop acknowledged a packet */
+TRACE_EVENT(dsr_ack,
+	TP_PROTO(const struct net_device *dev, __be32 from, bool passive,
+		 unsigned int rtt_ms),
+	TP_ARGS(dev, from, passive, rtt_ms),
+	TP_STRUCT__entry(
+		__string(dev, dev->name)
+		__field(__be32, from)
+		__field(bool, passive)
+		__field(unsigned int, rtt_ms)
+	),
+	TP_fast_assign(
+		dsr_assign_dev(dev);
+		__entry->from = from;
+		__entry->passive = passive;
+		__entry->rtt_ms = rtt_ms;
+	),
+	TP_printk("%s from %pI4 %s rtt %ums", __get_str(dev), &__entry->from,
+		  __entry->passive ? "passive" : "explicit", __entry->rtt_ms)
+);
+
+/* the route cache changed: a route learned or a link removed */
+TRACE_EVENT(dsr_route,
+	TP_PROTO(const struct net_device *dev, int event, __be32 a, __be32 b,
+		 unsigned int hops),
+	TP_ARGS(dev, event, a, b, hops),
+	TP_STRUCT__entry(
+		__string(dev, dev->name)
+		__field(int, event)
+		__field(__be32, a)
+		__field(__be32, b)
+		__field(unsigned int, hops)
+	),
+	TP_fast_assign(
+		dsr_assign_dev(dev);
+		__entry->event = event;
+		__entry->a = a;
+		__entry->b = b;
+		__entry->hops = hops;
+	),
+	TP_printk("%s %s %pI4 %pI4 hops %u", __get_str(dev),
+		  __print_symbolic(__entry->event, { 1, "added" },
+				   { 2, "error" }, { 3, "link_broken" }),
+		  &__entry->a, &__entry->b, __entry->hops)
+);
+
+#endif /* _DSR_TRACE_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE trace
+#include <trace/define_trace.h>
