@@ -55,6 +55,20 @@ ktap_result(bool ok, const char *fmt, ...)
 	fflush(stdout);
 }
 
+/* A test function and its description; ktap_cases() runs them in order. */
+struct ktap_case {
+	const char *desc;
+	bool (*fn)(void);
+};
+
+static inline void ktap_cases(const struct ktap_case *c, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		ktap_result(c[i].fn(), "%s", c[i].desc);
+}
+
 static inline int ktap_finish(void)
 {
 	if (ktap_run != ktap_planned) {

@@ -1130,10 +1130,7 @@ static bool t_route_unroutable(void)
 	return true;
 }
 
-static const struct {
-	const char *desc;
-	bool (*fn)(void);
-} fn_cases[] = {
+static const struct ktap_case fn_cases[] = {
 	{ "header alone round trip", t_hdr_only },
 	{ "RREQ round trip, 0..DSR_MAX_PATH addresses", t_rreq_round_trip },
 	{ "RREP round trip, L bit, 1..DSR_MAX_PATH addresses",
@@ -1183,7 +1180,6 @@ int main(void)
 	ktap_plan((unsigned int)(nh + nf));
 	for (i = 0; i < nh; i++)
 		run_hdr_case(&hdr_cases[i]);
-	for (i = 0; i < nf; i++)
-		ktap_result(fn_cases[i].fn(), "%s", fn_cases[i].desc);
+	ktap_cases(fn_cases, nf);
 	return ktap_finish();
 }

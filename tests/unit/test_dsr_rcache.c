@@ -509,10 +509,7 @@ TEST(t_one_slot)
 	return true;
 }
 
-static const struct {
-	const char *desc;
-	bool (*fn)(void);
-} fn_cases[] = {
+static const struct ktap_case fn_cases[] = {
 	{ "add and lookup: shortest prefix", t_add_lookup },
 	{ "add: 1 learned, 0 refreshed, <0 refused", t_add_codes },
 	{ "expiry after the timeout, refresh on lookup", t_expiry },
@@ -536,10 +533,8 @@ static const struct {
 int main(void)
 {
 	size_t nf = ARRAY_SIZE(fn_cases);
-	size_t i;
 
 	ktap_plan((unsigned int)nf);
-	for (i = 0; i < nf; i++)
-		ktap_result(fn_cases[i].fn(), "%s", fn_cases[i].desc);
+	ktap_cases(fn_cases, nf);
 	return ktap_finish();
 }

@@ -196,10 +196,7 @@ static bool t_backoff(void)
 	return true;
 }
 
-static const struct {
-	const char *desc;
-	bool (*fn)(void);
-} fn_cases[] = {
+static const struct ktap_case fn_cases[] = {
 	{ "seen and not seen", t_seen },
 	{ "ids ring of size ids forgets the oldest", t_ring },
 	{ "ids clamped to 1..DSR_RREQ_IDS_MAX", t_ids_limits },
@@ -212,10 +209,8 @@ static const struct {
 int main(void)
 {
 	size_t nf = ARRAY_SIZE(fn_cases);
-	size_t i;
 
 	ktap_plan((unsigned int)nf);
-	for (i = 0; i < nf; i++)
-		ktap_result(fn_cases[i].fn(), "%s", fn_cases[i].desc);
+	ktap_cases(fn_cases, nf);
 	return ktap_finish();
 }

@@ -515,10 +515,7 @@ static bool t_read_error(void)
 	return true;
 }
 
-static const struct {
-	const char *desc;
-	bool (*fn)(void);
-} fn_cases[] = {
+static const struct ktap_case fn_cases[] = {
 	{ "entry values, loss flags and line numbers", t_entry_values },
 	{ "mac_parse accepts and rejects", t_mac_parse },
 	{ "mac_format round trip", t_mac_format },
@@ -546,7 +543,6 @@ int main(void)
 	ktap_plan((unsigned int)(np + nf));
 	for (i = 0; i < np; i++)
 		run_parse_case(&parse_cases[i]);
-	for (i = 0; i < nf; i++)
-		ktap_result(fn_cases[i].fn(), "%s", fn_cases[i].desc);
+	ktap_cases(fn_cases, nf);
 	return ktap_finish();
 }
