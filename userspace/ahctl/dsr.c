@@ -1020,28 +1020,18 @@ static int monitor_cb(struct nl_msg *msg, void *arg)
 		print_event_json(ev, tb);
 	else
 		print_event_text(ev, tb);
-	if (fflush(stdout) == EOF) {
-		fprintf(stderr, PROG_NAME ": stdout: %s\n", strerror(errno));
-		return -1;
-	}
-	return 0;
+	return monitor_flush();
 }
 
 static int do_monitor(const struct ds_cmd *c, const struct dsr_args *a)
 {
-	struct genl g;
-	int ret = EXIT_ERR;
+	static const char *const groups[] = {
+		DSR_MCGRP_CONFIG, DSR_MCGRP_EVENTS, NULL
+	};
 
 	(void)c;
 	(void)a;
-	if (genl_open(&g, opts.netns, &dsr_family))
-		return EXIT_ERR;
-	if (!genl_subscribe(&g, DSR_MCGRP_CONFIG) &&
-	    !genl_subscribe(&g, DSR_MCGRP_EVENTS) &&
-	    !genl_listen(&g, monitor_cb, &g))
-		ret = EXIT_OK;
-	genl_close(&g);
-	return ret;
+	return genl_monitor(opts.netns, &dsr_family, groups, monitor_cb);
 }
 
 /* ---- entry point ------------------------------------------------------- */

@@ -480,6 +480,33 @@ int genl_listen(struct genl *g, genl_msg_cb cb, void *arg)
 	return ret;
 }
 
+int genl_monitor(const char *netns, const struct genl_family_desc *desc,
+		 const char *const *groups, genl_msg_cb cb)
+{
+	struct genl g;
+	int ret = EXIT_ERR;
+
+	if (genl_open(&g, netns, desc))
+		return EXIT_ERR;
+	for (; *groups; groups++)
+		if (genl_subscribe(&g, *groups))
+			goto out;
+	if (!genl_listen(&g, cb, &g))
+		ret = EXIT_OK;
+out:
+	genl_close(&g);
+	return ret;
+}
+
+int monitor_flush(void)
+{
+	if (fflush(stdout) == EOF) {
+		fprintf(stderr, PROG_NAME ": stdout: %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int genl_parse(struct genl *g, struct nl_msg *msg, uint8_t *cmd,
 	       struct nlattr **tb, int max)
 {

@@ -63,6 +63,17 @@ int genl_subscribe(struct genl *g, const char *group);
 int genl_listen(struct genl *g, genl_msg_cb cb, void *arg);
 
 /*
+ * The whole of "ahctl OBJECT monitor": open the family in @netns, join
+ * @groups (NULL-terminated) and pass notifications to @cb (whose arg is
+ * the struct genl) until SIGINT or SIGTERM.  EXIT_OK or EXIT_ERR.
+ */
+int genl_monitor(const char *netns, const struct genl_family_desc *desc,
+		 const char *const *groups, genl_msg_cb cb);
+
+/* fflush(stdout) after one line of monitor output; -1 (reported) on error */
+int monitor_flush(void);
+
+/*
  * Parse a genl message of our family: command into @cmd, attributes into
  * @tb[0..@max] (unknown ones ignored).  -1 if it is not one of ours.
  */

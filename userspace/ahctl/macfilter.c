@@ -782,27 +782,16 @@ static int monitor_cb(struct nl_msg *msg, void *arg)
 		print_event_json(cmd, tb);
 	else
 		print_event_text(cmd, tb);
-	if (fflush(stdout) == EOF) {
-		fprintf(stderr, PROG_NAME ": stdout: %s\n", strerror(errno));
-		return -1;
-	}
-	return 0;
+	return monitor_flush();
 }
 
 static int do_monitor(const struct mf_cmd *c, const struct mf_args *a)
 {
-	struct genl g;
-	int ret = EXIT_ERR;
+	static const char *const groups[] = { MACFILTER_MCGRP_CONFIG, NULL };
 
 	(void)c;
 	(void)a;
-	if (genl_open(&g, opts.netns, &macfilter_family))
-		return EXIT_ERR;
-	if (!genl_subscribe(&g, MACFILTER_MCGRP_CONFIG) &&
-	    !genl_listen(&g, monitor_cb, &g))
-		ret = EXIT_OK;
-	genl_close(&g);
-	return ret;
+	return genl_monitor(opts.netns, &macfilter_family, groups, monitor_cb);
 }
 
 /* ---- entry point ------------------------------------------------------- */
