@@ -26,23 +26,36 @@ u64 dsr_now(void)
 	return ktime_to_ms(ktime_get());
 }
 
-/* The device's home address: the first IPv4 address on dsr0. */
+/*
+ * The device's home address: the first IPv4 address on dsr0, kept in
+ * priv->rc.self (where the route cache needs it) by dsr_inetaddr_event().
+ */
 __be32 dsr_self(const struct dsr_priv *priv)
 {
-	const struct in_device *in_dev;
-	const struct in_ifaddr *ifa;
-	__be32 a = 0;
-
-	rcu_read_lock();
-	in_dev = __in_dev_get_rcu(priv->dev);
-	if (in_dev) {
-		ifa = rcu_dereference(in_dev->ifa_list);
-		if (ifa)
-			a = ifa->ifa_local;
-	}
-	rcu_read_unlock();
-	return a;
+	return READ_ONCE(priv->rc.self);
 }
+
+static int dsr_inetaddr_event(struct notifier_block *nb, unsigned long event,
+			      void *ptr)
+{
+	const struct in_ifaddr *ifa = ptr;
+	struct net_device *dev = ifa->ifa_dev->dev;
+	const struct in_ifaddr *first;
+	struct dsr_priv *priv;
+
+	if (!dsr_is_dsr(dev) || (event != NETDEV_UP && event != NETDEV_DOWN))
+		return NOTIFY_DONE;
+	priv = netdev_priv(dev);
+	first = rtnl_dereference(ifa->ifa_dev->ifa_list);
+	spin_lock_bh(&priv->lock);
+	WRITE_ONCE(priv->rc.self, first ? first->ifa_local : 0);
+	spin_unlock_bh(&priv->lock);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block dsr_inetaddr_notifier = {
+	.notifier_call = dsr_inetaddr_event,
+};
 
 /* ---- timer -------------------------------------------------------------- */
 
@@ -86,12 +99,13 @@ static void dsr_timer(struct timer_list *t)
 
 /* ---- slaves ------------------------------------------------------------- */
 
-static struct dsr_slave *dsr_slave_find(struct dsr_priv *priv,
-					const struct net_device *dev)
+/* Under RTNL or RCU. */
+struct dsr_slave *dsr_slave_find(struct dsr_priv *priv,
+				 const struct net_device *dev)
 {
 	struct dsr_slave *s;
 
-	list_for_each_entry(s, &priv->slaves, list)
+	list_for_each_entry_rcu(s, &priv->slaves, list, lockdep_rtnl_is_held())
 		if (s->dev == dev)
 			return s;
 	return NULL;
@@ -423,14 +437,24 @@ int dsr_device_init(void)
 	err = register_netdevice_notifier(&dsr_notifier);
 	if (err)
 		return err;
+	err = register_inetaddr_notifier(&dsr_inetaddr_notifier);
+	if (err)
+		goto err_netdev;
 	err = rtnl_link_register(&dsr_link_ops);
 	if (err)
-		unregister_netdevice_notifier(&dsr_notifier);
+		goto err_inetaddr;
+	return 0;
+
+err_inetaddr:
+	unregister_inetaddr_notifier(&dsr_inetaddr_notifier);
+err_netdev:
+	unregister_netdevice_notifier(&dsr_notifier);
 	return err;
 }
 
 void dsr_device_exit(void)
 {
 	rtnl_link_unregister(&dsr_link_ops);
+	unregister_inetaddr_notifier(&dsr_inetaddr_notifier);
 	unregister_netdevice_notifier(&dsr_notifier);
 }

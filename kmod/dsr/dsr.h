@@ -109,7 +109,8 @@ struct dsr_maint {
 	__be32 nexthop;
 	__be32 saddr, daddr;		/* passive ack key */
 	__be16 ip_id, frag_off;
-	u8 segs;			/* Segments Left as sent, 0xff: no SRT */
+	u8 segs;			/* Segments Left as sent, or: */
+#define DSR_NO_SRT		0xff	/* no source route */
 	u8 tries;			/* transmissions so far */
 	bool explicit;			/* last transmission asked for an ack */
 	u16 ack_id;
@@ -170,11 +171,14 @@ __be32 dsr_self(const struct dsr_priv *priv);
 /* params.c */
 extern const char *const dsr_stat_names[DSR_S_MAX];
 void dsr_params_default(u32 *param);
-int dsr_param_check(int attr, u32 val, const char **why);
+enum dsr_param_range { DSR_PARAM_OK, DSR_PARAM_BELOW, DSR_PARAM_ABOVE };
+enum dsr_param_range dsr_param_check(int attr, u32 val);
 
 /* device.c */
 extern struct rtnl_link_ops dsr_link_ops;
 bool dsr_is_dsr(const struct net_device *dev);
+struct dsr_slave *dsr_slave_find(struct dsr_priv *priv,
+				 const struct net_device *dev);
 int dsr_device_init(void);
 void dsr_device_exit(void);
 
@@ -211,7 +215,7 @@ int dsr_send_ctrl_routed(struct dsr_priv *priv, __be32 dst,
 			 size_t optlen, struct sk_buff_head *out);
 void dsr_route_or_queue(struct dsr_priv *priv, struct sk_buff *skb,
 			struct sk_buff_head *out);
-int dsr_strip_hdr(struct sk_buff *skb);
+int dsr_strip_hdr(struct sk_buff *skb, const struct dsr_parsed *p);
 
 /* route.c: discovery, send buffer */
 void dsr_disc_start(struct dsr_priv *priv, __be32 target,
@@ -229,7 +233,7 @@ void dsr_send_rrep(struct dsr_priv *priv, __be32 initiator,
 
 /* maint.c */
 void dsr_maint_track(struct dsr_priv *priv, struct sk_buff *frame,
-		     __be32 nexthop, bool explicit, u16 ack_id);
+		     __be32 nexthop, bool explicit, u16 ack_id, u8 segs);
 bool dsr_maint_want_ack(struct dsr_priv *priv, __be32 nexthop,
 			bool last_hop, bool *track);
 bool dsr_maint_dup(struct dsr_priv *priv, const struct iphdr *iph);
@@ -241,7 +245,8 @@ void dsr_maint_slave_gone(struct dsr_priv *priv, struct dsr_slave *slave);
 void dsr_maint_flush(struct dsr_priv *priv);
 void dsr_link_failed(struct dsr_priv *priv, __be32 nexthop,
 		     struct sk_buff_head *out);
-int dsr_set_areq(struct sk_buff *skb, bool want, u16 id);
+int dsr_set_areq(struct sk_buff *skb, const struct dsr_parsed *parsed,
+		 bool want, u16 id);
 
 /* rx.c */
 unsigned int dsr_nf_hook(void *hpriv, struct sk_buff *skb,

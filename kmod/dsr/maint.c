@@ -47,15 +47,16 @@ bool dsr_maint_want_ack(struct dsr_priv *priv, __be32 nexthop,
 	return true;
 }
 
-/* Keep a clone of frame (just queued for sending) until it is acked. */
+/*
+ * Keep a clone of frame (just queued for sending) until it is acked.  segs:
+ * the Segments Left it carries, DSR_NO_SRT without a source route.
+ */
 void dsr_maint_track(struct dsr_priv *priv, struct sk_buff *frame,
-		     __be32 nexthop, bool explicit, u16 ack_id)
+		     __be32 nexthop, bool explicit, u16 ack_id, u8 segs)
 {
 	const struct iphdr *iph = ip_hdr(frame);
 	struct dsr_neigh *n = dsr_neigh_find(priv, nexthop);
-	struct dsr_parsed p;
 	struct dsr_maint *m;
-	const u8 *dh;
 
 	if (priv->n_maint >= DSR_P(priv, REXMT_BUFFER_SIZE)) {
 		dsr_stat(priv, DSR_S_MAINT_BUFFER_FULL);
@@ -69,11 +70,7 @@ void dsr_maint_track(struct dsr_priv *priv, struct sk_buff *frame,
 		kfree(m);
 		goto nomem;
 	}
-	dh = skb_network_header(frame) + iph->ihl * 4;
-	m->segs = 0xff;
-	if (dsr_parse(dh, skb_tail_pointer(frame) - dh, &p) == DSR_OK &&
-	    p.srt)
-		m->segs = DSR_SRT_SEGS(dsr_srt_bits(dh, p.srt));
+	m->segs = segs;
 	m->nexthop = nexthop;
 	m->saddr = iph->saddr;
 	m->daddr = iph->daddr;
@@ -142,7 +139,7 @@ void dsr_maint_passive(struct dsr_priv *priv, const struct iphdr *iph,
 		if (m->saddr != iph->saddr || m->daddr != iph->daddr ||
 		    m->ip_id != iph->id || m->frag_off != iph->frag_off)
 			continue;
-		if (m->segs == 0xff || segs < 0 || segs >= m->segs)
+		if (m->segs == DSR_NO_SRT || segs < 0 || segs >= m->segs)
 			continue;
 		dsr_confirmed(priv, m->nexthop);
 		trace_dsr_ack(priv->dev, m->nexthop, true, dsr_now() - m->sent);
@@ -155,16 +152,20 @@ void dsr_maint_passive(struct dsr_priv *priv, const struct iphdr *iph,
 /*
  * Give the DSR header of skb (IP packet) an Acknowledgment Request with
  * id, or none: an existing one is rewritten in place (or made PadN), a
- * missing one is appended (4 bytes keep the header aligned).
+ * missing one is appended (4 bytes keep the header aligned).  parsed: the
+ * header as the caller parsed it, or NULL.
  */
-int dsr_set_areq(struct sk_buff *skb, bool want, u16 id)
+int dsr_set_areq(struct sk_buff *skb, const struct dsr_parsed *parsed,
+		 bool want, u16 id)
 {
 	unsigned int ihl = ip_hdrlen(skb);
 	struct dsr_parsed p;
 	struct iphdr *iph;
 	u8 *dh;
 
-	if (dsr_parse(skb->data + ihl, skb_headlen(skb) - ihl, &p) != DSR_OK)
+	if (parsed)
+		p = *parsed;
+	else if (dsr_parse(skb->data + ihl, skb_headlen(skb) - ihl, &p))
 		return -EINVAL;
 	if (skb_ensure_writable(skb, ihl + p.len))
 		return -ENOMEM;
@@ -201,7 +202,7 @@ static void dsr_retransmit(struct dsr_priv *priv, struct dsr_maint *m,
 	struct sk_buff *skb;
 
 	m->tries++;
-	m->explicit = m->segs == 0 || m->segs == 0xff ||
+	m->explicit = m->segs == 0 || m->segs == DSR_NO_SRT ||
 		      m->tries > DSR_P(priv, TRY_PASSIVE_ACKS);
 	if (m->explicit)
 		m->ack_id = ++priv->ack_id;
@@ -219,7 +220,7 @@ static void dsr_retransmit(struct dsr_priv *priv, struct dsr_maint *m,
 		return;
 	}
 	skb_pull(skb, skb_network_offset(skb));
-	if (dsr_set_areq(skb, m->explicit, m->ack_id)) {
+	if (dsr_set_areq(skb, NULL, m->explicit, m->ack_id)) {
 		kfree_skb(skb);
 		return;
 	}
@@ -271,7 +272,7 @@ static void dsr_maint_reroute(struct dsr_priv *priv, struct dsr_maint *m,
 		salvage = DSR_SRT_SALVAGE(dsr_srt_bits(dh, p.srt));
 	if (p.n_rrep || p.n_rerr || p.next_header == DSR_NO_NEXT_HEADER)
 		goto drop;	/* control packets are not salvaged */
-	if (dsr_strip_hdr(skb))
+	if (dsr_strip_hdr(skb, &p))
 		goto drop;
 	if (m->saddr == dsr_self(priv)) {
 		dsr_stat(priv, DSR_S_REROUTED);

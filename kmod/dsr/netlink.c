@@ -203,7 +203,6 @@ static int dsr_cmd_set_params(struct sk_buff *skb, struct genl_info *info)
 {
 	struct dsr_priv *priv = info->user_ptr[0];
 	u32 np[DSR_NPARAMS];
-	const char *why;
 	int a, err;
 
 	memcpy(np, priv->param, sizeof(np));
@@ -212,15 +211,17 @@ static int dsr_cmd_set_params(struct sk_buff *skb, struct genl_info *info)
 
 		if (!attr)
 			continue;
-		err = dsr_param_check(a, nla_get_u32(attr), &why);
-		if (err) {
-			if (why[0] == 'b')
-				NL_SET_ERR_MSG_ATTR(info->extack, attr,
-						    "value below the parameter's minimum");
-			else
-				NL_SET_ERR_MSG_ATTR(info->extack, attr,
-						    "value above the parameter's maximum");
-			return err;
+		switch (dsr_param_check(a, nla_get_u32(attr))) {
+		case DSR_PARAM_BELOW:
+			NL_SET_ERR_MSG_ATTR(info->extack, attr,
+					    "value below the parameter's minimum");
+			return -ERANGE;
+		case DSR_PARAM_ABOVE:
+			NL_SET_ERR_MSG_ATTR(info->extack, attr,
+					    "value above the parameter's maximum");
+			return -ERANGE;
+		case DSR_PARAM_OK:
+			break;
 		}
 		np[a - DSR_A_P_FIRST] = nla_get_u32(attr);
 	}
@@ -271,7 +272,6 @@ static int dsr_cmd_add_route(struct sk_buff *skb, struct genl_info *info)
 	}
 	__skb_queue_head_init(&out);
 	spin_lock_bh(&priv->lock);
-	priv->rc.self = dsr_self(priv);
 	r = dsr_rc_add(&priv->rc, hops, n, DSR_PATH_STATIC, dsr_now());
 	if (r >= 0)
 		dsr_sendbuf_drain(priv, &out);

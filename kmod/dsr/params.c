@@ -49,24 +49,14 @@ void dsr_params_default(u32 *param)
 		param[i] = dsr_param_defs[i].dflt;
 }
 
-int dsr_param_check(int attr, u32 val, const char **why)
+/* attr is one of DSR_A_P_FIRST..DSR_A_P_LAST */
+enum dsr_param_range dsr_param_check(int attr, u32 val)
 {
-	const struct dsr_param_def *d;
+	const struct dsr_param_def *d = &dsr_param_defs[attr - DSR_A_P_FIRST];
 
-	if (attr < DSR_A_P_FIRST || attr > DSR_A_P_LAST) {
-		*why = "none";
-		return -EINVAL;
-	}
-	d = &dsr_param_defs[attr - DSR_A_P_FIRST];
-	if (val < d->min) {
-		*why = "below";
-		return -ERANGE;
-	}
-	if (val > d->max) {
-		*why = "above";
-		return -ERANGE;
-	}
-	return 0;
+	if (val < d->min)
+		return DSR_PARAM_BELOW;
+	return val > d->max ? DSR_PARAM_ABOVE : DSR_PARAM_OK;
 }
 
 const char *const dsr_stat_names[DSR_S_MAX] = {

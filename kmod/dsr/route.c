@@ -22,7 +22,6 @@ void dsr_learn(struct dsr_priv *priv, const __be32 *hops, unsigned int n,
 
 	if (!n)
 		return;
-	priv->rc.self = dsr_self(priv);
 	r = dsr_rc_add(&priv->rc, hops, n, flags, dsr_now());
 	if (r > 0) {
 		dsr_stat(priv, DSR_S_ROUTES_LEARNED);

@@ -320,7 +320,7 @@ static enum dsr_rx dsr_forward(struct dsr_rx_ctx *c)
 	explicit = dsr_maint_want_ack(priv, next, segs == 0, &track);
 	if (explicit)
 		id = ++priv->ack_id;
-	if (dsr_set_areq(skb, explicit, id)) {
+	if (dsr_set_areq(skb, c->p, explicit, id)) {
 		dsr_stat(priv, DSR_S_NOMEM);
 		return DSR_RX_DROP;
 	}
@@ -337,7 +337,7 @@ static enum dsr_rx dsr_forward(struct dsr_rx_ctx *c)
 	dsr_stat(priv, DSR_S_FORWARDED);
 	if (track)
 		dsr_maint_track(priv, skb_peek_tail(c->out), next, explicit,
-				id);
+				id, segs);
 	return DSR_RX_CONSUMED;
 }
 
@@ -422,9 +422,10 @@ static enum dsr_rx dsr_process(struct dsr_rx_ctx *c)
 	return DSR_RX_DELIVER;
 }
 
-static void dsr_deliver(struct dsr_priv *priv, struct sk_buff *skb)
+static void dsr_deliver(struct dsr_priv *priv, struct sk_buff *skb,
+			const struct dsr_parsed *p)
 {
-	if (dsr_strip_hdr(skb)) {
+	if (dsr_strip_hdr(skb, p)) {
 		dsr_stat(priv, DSR_S_NOMEM);
 		kfree_skb(skb);
 		return;
@@ -474,7 +475,6 @@ static void dsr_rcv(struct dsr_priv *priv, struct dsr_slave *s,
 	spin_lock(&priv->lock);
 	c.self = dsr_self(priv);
 	if (!priv->dead && c.self) {
-		priv->rc.self = c.self;
 		verdict = dsr_process(&c);
 		if (!skb_queue_empty(&priv->sendbuf))
 			dsr_sendbuf_drain(priv, &out);
@@ -483,20 +483,9 @@ static void dsr_rcv(struct dsr_priv *priv, struct dsr_slave *s,
 	trace_dsr_recv(priv->dev, saddr, daddr, c.tx, len, overheard, verdict);
 	dsr_out_flush(&out);
 	if (verdict == DSR_RX_DELIVER)
-		dsr_deliver(priv, skb);
+		dsr_deliver(priv, skb, &p);
 	else if (verdict == DSR_RX_DROP)
 		consume_skb(skb);
-}
-
-static struct dsr_slave *dsr_slave_rcu(struct dsr_priv *priv,
-				       const struct net_device *dev)
-{
-	struct dsr_slave *s;
-
-	list_for_each_entry_rcu(s, &priv->slaves, list)
-		if (s->dev == dev)
-			return s;
-	return NULL;
 }
 
 /* IP checked the header, trimmed the packet to tot_len, data at the IP header. */
@@ -508,7 +497,7 @@ unsigned int dsr_nf_hook(void *hpriv, struct sk_buff *skb,
 
 	if (ip_hdr(skb)->protocol != DSR_IPPROTO)
 		return NF_ACCEPT;
-	s = dsr_slave_rcu(priv, skb->dev);
+	s = dsr_slave_find(priv, skb->dev);
 	if (!s)
 		return NF_ACCEPT;
 	if (ip_is_fragment(ip_hdr(skb)) || skb_linearize(skb)) {

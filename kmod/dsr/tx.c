@@ -149,26 +149,24 @@ static int dsr_insert_hdr(struct sk_buff *skb, const u8 *dh, size_t dlen)
 	return 0;
 }
 
-/* Remove the DSR header of skb (at its IP header); back to a plain packet. */
-int dsr_strip_hdr(struct sk_buff *skb)
+/*
+ * Remove the DSR header of skb (at its IP header), which p describes; back
+ * to a plain packet.
+ */
+int dsr_strip_hdr(struct sk_buff *skb, const struct dsr_parsed *p)
 {
 	unsigned int ihl = ip_hdrlen(skb);
-	struct dsr_parsed p;
 	struct iphdr *iph;
 
-	if (skb_ensure_writable(skb, ihl + DSR_HDR_LEN))
+	if (skb_ensure_writable(skb, ihl + p->len))
 		return -ENOMEM;
-	if (dsr_parse(skb->data + ihl, skb_headlen(skb) - ihl, &p) != DSR_OK)
-		return -EINVAL;
-	if (skb_ensure_writable(skb, ihl + p.len))
-		return -ENOMEM;
-	memmove(skb->data + p.len, skb->data, ihl);
-	skb_pull(skb, p.len);
+	memmove(skb->data + p->len, skb->data, ihl);
+	skb_pull(skb, p->len);
 	skb_reset_network_header(skb);
 	skb_set_transport_header(skb, ihl);
 	iph = ip_hdr(skb);
-	iph->protocol = p.next_header;
-	iph->tot_len = htons(ntohs(iph->tot_len) - p.len);
+	iph->protocol = p->next_header;
+	iph->tot_len = htons(ntohs(iph->tot_len) - p->len);
 	ip_send_check(iph);
 	skb->ip_summed = CHECKSUM_NONE;
 	return 0;
@@ -193,6 +191,7 @@ int dsr_send_routed(struct dsr_priv *priv, struct sk_buff *skb,
 	      DSR_EXTRA_MAX + 4];
 	__be32 addrs[DSR_MAX_PATH + 1];
 	bool track, explicit;
+	u8 segs = DSR_NO_SRT;
 	unsigned int na = 0;
 	size_t len;
 	u16 id = 0;
@@ -203,8 +202,8 @@ int dsr_send_routed(struct dsr_priv *priv, struct sk_buff *skb,
 	memcpy(addrs + na, hops, (n - 1) * sizeof(*hops));
 	na += n - 1;
 	if (na) {
-		len += dsr_put_srt(dh + len, salvage,
-				   salvage_self ? na - 1 : na, addrs, na);
+		segs = salvage_self ? na - 1 : na;
+		len += dsr_put_srt(dh + len, salvage, segs, addrs, na);
 		/* relaying for a node outside: the first hop is external */
 		if (salvage_self && !salvage)
 			dh[DSR_HDR_LEN + 2] |= DSR_SRT_F >> 8;
@@ -235,7 +234,8 @@ int dsr_send_routed(struct dsr_priv *priv, struct sk_buff *skb,
 	if (dsr_frame(priv, skb, hops[0], out))
 		return -ENOBUFS;
 	if (track)
-		dsr_maint_track(priv, skb_peek_tail(out), hops[0], explicit, id);
+		dsr_maint_track(priv, skb_peek_tail(out), hops[0], explicit, id,
+				segs);
 	return 0;
 }
 
@@ -304,7 +304,6 @@ netdev_tx_t dsr_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		spin_unlock(&priv->lock);
 		goto drop;
 	}
-	priv->rc.self = dsr_self(priv);
 	dsr_route_or_queue(priv, skb, &out);
 	spin_unlock(&priv->lock);
 	dsr_out_flush(&out);
