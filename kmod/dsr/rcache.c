@@ -125,17 +125,18 @@ int dsr_rc_add(struct dsr_rcache *rc, const __be32 *hop, unsigned int n,
 static int dsr_path_reach(const struct dsr_rcache *rc,
 			  const struct dsr_path *p, __be32 dst, u64 now)
 {
-	__be32 prev = rc->self;
-	unsigned int i;
+	unsigned int at, i;
 
-	for (i = 0; i < p->len; i++) {
-		if (dsr_neg_has(rc, prev, p->hop[i], now))
+	/* most paths do not hold dst: look for it before any hold-down */
+	for (at = 0; at < p->len && p->hop[at] != dst; at++)
+		;
+	if (at == p->len)
+		return -1;
+	for (i = 0; i <= at; i++)
+		if (dsr_neg_has(rc, i ? p->hop[i - 1] : rc->self, p->hop[i],
+				now))
 			return -1;
-		if (p->hop[i] == dst)
-			return (int)i;
-		prev = p->hop[i];
-	}
-	return -1;
+	return (int)at;
 }
 
 unsigned int dsr_rc_lookup(struct dsr_rcache *rc, __be32 dst, __be32 *out,
