@@ -9,6 +9,13 @@
 #   static  eth0 addresses, ip_forward on the middle nodes, static routes
 #   dsr     dsr0 over eth0, routes discovered
 #
+# Three media (BENCH_MEDIA, all by default):
+#   veth     the hub as it is: veth offloads move 64 KB GSO packets
+#   frames   offloads off: every frame at most the MTU, as on a radio link;
+#            the guest's CPU is the bottleneck
+#   rate20   frames, and every node sends at most 20 Mbit/s (netem rate):
+#            the medium is the bottleneck, as a 802.11a/g link is
+#
 # iperf3 TCP goodput (BENCH_SECS s) and ping RTT (mean of 20) from node 1 to
 # node k+1; for DSR also the first ping's RTT from empty caches (Route
 # Discovery plus one round trip).  Ratios are DSR / static.
@@ -16,6 +23,21 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 source "$ROOT/selftests/lib.sh"
 SECS=${BENCH_SECS:-5}
+MEDIA=${BENCH_MEDIA:-veth frames rate20}
+
+medium() {	# MEDIUM: shape the hub's links
+	local i p
+	[[ $1 == veth ]] && return 0
+	for ((i = 1; i <= AH_NODES; i++)); do
+		nsexec "$i" ethtool -K eth0 tso off gso off gro off >/dev/null 2>&1
+		ip netns exec "$AH_HUB_NS" ethtool -K "port$i" tso off gso off \
+			gro off >/dev/null 2>&1
+		[[ $1 == rate20 ]] &&
+			nsexec "$i" tc qdisc replace dev eth0 root netem rate 20mbit \
+				limit 100
+	done
+	return 0
+}
 
 static_routes() {
 	local n=$1 i j
@@ -44,11 +66,12 @@ rtt_ms() {	# DST COUNT
 		awk -F/ '/^rtt/ {print $5}'
 }
 
-run() {	# MODE HOPS
-	local mode=$1 k=$2 n=$(($2 + 1)) first=- tcp rtt
+run() {	# MEDIUM MODE HOPS
+	local med=$1 mode=$2 k=$3 n=$(($3 + 1)) first=- tcp rtt
 	(
 		trap ah_cleanup EXIT
 		hub_setup "$n" >/dev/null && mf_line >/dev/null || exit 1
+		medium "$med" || exit 1
 		if [[ $mode == dsr ]]; then
 			dsr_setup || exit 1
 			first=$(rtt_ms "$n" 1)
@@ -59,24 +82,26 @@ run() {	# MODE HOPS
 		fi
 		rtt=$(rtt_ms "$n" 20)
 		tcp=$(tcp_mbps "$n")
-		echo "$mode $k $tcp $rtt $first"
+		echo "$med $k $tcp $rtt $first"
 	)
 }
 
 echo "# DSR vs static forwarding, kernel $(uname -r), ${SECS}s TCP per point"
 rows=()
-for k in 1 2 3 4; do
-	s=$(run static "$k")
-	d=$(run dsr "$k")
-	rows+=("$s|$d")
+for med in $MEDIA; do
+	for k in 1 2 3 4; do
+		s=$(run "$med" static "$k")
+		d=$(run "$med" dsr "$k")
+		rows+=("$s|$d")
+	done
 done
 echo
-echo "| hops | static Mbit/s | DSR Mbit/s | DSR/static | static RTT ms | DSR RTT ms | DSR/static RTT | first DSR ping (discovery) ms |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| medium | hops | static Mbit/s | DSR Mbit/s | DSR/static | static RTT ms | DSR RTT ms | DSR/static RTT | first DSR ping (discovery) ms |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 for r in "${rows[@]}"; do
-	read -r _ k st srtt _ <<< "${r%%|*}"
+	read -r med k st srtt _ <<< "${r%%|*}"
 	read -r _ _ dt drtt first <<< "${r##*|}"
-	printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$k" "$st" "$dt" \
+	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$med" "$k" "$st" "$dt" \
 		"$(awk -v a="$dt" -v b="$st" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')" \
 		"$srtt" "$drtt" \
 		"$(awk -v a="$drtt" -v b="$srtt" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')" \

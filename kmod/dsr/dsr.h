@@ -44,6 +44,8 @@ enum dsr_stat {
 	DSR_S_RREP_CACHED_SENT,
 	DSR_S_RREP_GATEWAY_SENT,
 	DSR_S_RREP_RECEIVED,
+	DSR_S_GRAT_RREP_SENT,
+	DSR_S_GRAT_RREP_HOLDOFF,
 	DSR_S_RERR_SENT,
 	DSR_S_RERR_RECEIVED,
 	DSR_S_RERR_NO_ROUTE,
@@ -59,6 +61,7 @@ enum dsr_stat {
 	DSR_S_MAINT_BUFFER_FULL,
 	DSR_S_SENDBUF_QUEUED,
 	DSR_S_SENDBUF_DROP_FULL,
+	DSR_S_SENDBUF_DROP_DUP,
 	DSR_S_SENDBUF_DROP_TIMEOUT,
 	DSR_S_SENDBUF_DROP_DISCOVERY,
 	DSR_S_DISCOVERY_STARTED,
@@ -117,6 +120,14 @@ struct dsr_maint {
 	u64 sent, deadline;		/* ms */
 };
 
+/* Gratuitous Route Reply Table entry (RFC 4728 section 4.4) */
+struct dsr_grat {
+	__be32 src, tx;			/* packet's source, its transmitter */
+	u64 expires;			/* ms */
+};
+
+#define DSR_GRAT_TABLE		32
+
 /* A Route Discovery in progress. */
 struct dsr_disc {
 	struct list_head list;
@@ -151,6 +162,7 @@ struct dsr_priv {
 	struct list_head discs;
 	unsigned int n_discs;
 	struct sk_buff_head fwdq;	/* Route Requests awaiting jitter */
+	struct dsr_grat grat[DSR_GRAT_TABLE];
 
 	struct timer_list timer;
 	u64 last_expire;
@@ -226,6 +238,7 @@ void dsr_sendbuf_drain(struct dsr_priv *priv, struct sk_buff_head *out);
 void dsr_route_tick(struct dsr_priv *priv, u64 now, struct sk_buff_head *out);
 void dsr_learn(struct dsr_priv *priv, const __be32 *hops, unsigned int n,
 	       u8 flags);
+bool dsr_grat_allowed(struct dsr_priv *priv, __be32 src, __be32 tx);
 void dsr_send_rrep(struct dsr_priv *priv, __be32 initiator,
 		   const __be32 *route, unsigned int n, bool external,
 		   const __be32 *back, unsigned int nback,

@@ -125,14 +125,37 @@ static void dsr_disc_end(struct dsr_priv *priv, struct dsr_disc *d,
 }
 
 /* Queue skb (ours, plain IP, no route) and discover its destination. */
+/* CMU: a packet identical to one already waiting is a duplicate. */
+static bool dsr_sendbuf_dup(struct dsr_priv *priv, const struct iphdr *iph)
+{
+	struct sk_buff *skb;
+
+	skb_queue_walk(&priv->sendbuf, skb) {
+		const struct iphdr *h = ip_hdr(skb);
+
+		if (h->saddr == iph->saddr && h->daddr == iph->daddr &&
+		    h->id == iph->id && h->frag_off == iph->frag_off &&
+		    h->protocol == iph->protocol)
+			return true;
+	}
+	return false;
+}
+
 void dsr_sendbuf_add(struct dsr_priv *priv, struct sk_buff *skb,
 		     struct sk_buff_head *out)
 {
 	__be32 dst = ip_hdr(skb)->daddr;
+	enum dsr_stat drop = DSR_S_MAX;
 
-	if (skb_queue_len(&priv->sendbuf) >= DSR_P(priv, SEND_BUFFER_PACKETS) ||
-	    priv->sendbuf_bytes + skb->len > DSR_P(priv, SEND_BUFFER_BYTES)) {
-		dsr_stat(priv, DSR_S_SENDBUF_DROP_FULL);
+	if (dsr_sendbuf_dup(priv, ip_hdr(skb)))
+		drop = DSR_S_SENDBUF_DROP_DUP;
+	else if (skb_queue_len(&priv->sendbuf) >=
+		 DSR_P(priv, SEND_BUFFER_PACKETS) ||
+		 priv->sendbuf_bytes + skb->len >
+		 DSR_P(priv, SEND_BUFFER_BYTES))
+		drop = DSR_S_SENDBUF_DROP_FULL;
+	if (drop != DSR_S_MAX) {
+		dsr_stat(priv, drop);
 		dev_core_stats_tx_dropped_inc(priv->dev);
 		kfree_skb(skb);
 	} else {
@@ -220,6 +243,31 @@ void dsr_route_tick(struct dsr_priv *priv, u64 now, struct sk_buff_head *out)
 	dsr_fwdq_tick(priv, now, out);
 	dsr_sendbuf_tick(priv, now);
 	dsr_disc_tick(priv, now, out);
+}
+
+/*
+ * Gratuitous Route Reply Table (RFC 4728 sections 4.4, 8.1.5): whether we
+ * may send a gratuitous reply for a packet from src that we overheard from
+ * tx, recording it for GratReplyHoldoff if so.  The table is bounded: a
+ * full one gives up its entry closest to expiry.
+ */
+bool dsr_grat_allowed(struct dsr_priv *priv, __be32 src, __be32 tx)
+{
+	struct dsr_grat *g, *slot = &priv->grat[0];
+	u64 now = dsr_now();
+
+	for (g = priv->grat; g < priv->grat + DSR_GRAT_TABLE; g++) {
+		if (g->expires > now && g->src == src && g->tx == tx) {
+			dsr_stat(priv, DSR_S_GRAT_RREP_HOLDOFF);
+			return false;
+		}
+		if (g->expires < slot->expires)
+			slot = g;
+	}
+	slot->src = src;
+	slot->tx = tx;
+	slot->expires = now + DSR_P(priv, GRAT_REPLY_HOLDOFF_MS);
+	return true;
 }
 
 /*

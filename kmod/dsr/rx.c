@@ -341,6 +341,49 @@ static enum dsr_rx dsr_forward(struct dsr_rx_ctx *c)
 	return DSR_RX_CONSUMED;
 }
 
+/* ---- automatic route shortening (3.4.3, 8.1.5) --------------------------- */
+
+/*
+ * We overheard c's packet and are named later on its unexpended source
+ * route, at index at: the nodes between its transmitter and us are not
+ * needed.  Tell its source with a gratuitous Route Reply (the route up to
+ * the transmitter, then ours on), sent back along the hops the packet
+ * took to reach us, so that only a bidirectional path carries it.
+ */
+static void dsr_grat_reply(struct dsr_rx_ctx *c, int at)
+{
+	__be32 route[DSR_MAX_PATH + 2], back[DSR_MAX_PATH + 2];
+	unsigned int n = 0, nback = 0;
+	int i;
+
+	for (i = 1; i <= c->tx_idx; i++)
+		route[n++] = dsr_node(c, i);
+	for (i = at; i <= c->n + 1; i++)
+		route[n++] = dsr_node(c, i);
+	for (i = c->tx_idx; i >= 0; i--)
+		back[nback++] = dsr_node(c, i);
+	if (!dsr_grat_allowed(c->priv, c->src, c->tx))
+		return;
+	dsr_send_rrep(c->priv, c->src, route, n,
+		      dsr_srt_bits(c->dh, c->p->srt) & DSR_SRT_L, back, nback,
+		      c->out);
+	dsr_stat(c->priv, DSR_S_GRAT_RREP_SENT);
+}
+
+static void dsr_shorten(struct dsr_rx_ctx *c)
+{
+	int i;
+
+	if (!c->p->srt || c->segs < 1 || c->src == c->self ||
+	    DSR_SRT_SALVAGE(dsr_srt_bits(c->dh, c->p->srt)))
+		return;
+	for (i = c->tx_idx + 2; i <= c->n + 1; i++)
+		if (dsr_node(c, i) == c->self) {
+			dsr_grat_reply(c, i);
+			return;
+		}
+}
+
 /* ---- one packet ---------------------------------------------------------------- */
 
 static enum dsr_rx dsr_process(struct dsr_rx_ctx *c)
@@ -401,6 +444,8 @@ static enum dsr_rx dsr_process(struct dsr_rx_ctx *c)
 		dsr_learn_srt(c, me ? c->tx_idx + 1 : -1);
 	else if (c->tx == c->src && !p->n_ack)
 		dsr_learn(priv, &c->tx, 1, 0);
+	if (!me && DSR_P(priv, GRAT_REPLY_HOLDOFF_MS))
+		dsr_shorten(c);
 	if (!me || c->overheard) {
 		if (!c->overheard)
 			dsr_stat(priv, DSR_S_NOT_FOR_US);
@@ -442,9 +487,13 @@ static void dsr_deliver(struct dsr_priv *priv, struct sk_buff *skb,
 	netif_rx(skb);
 }
 
-/* skb: a linear IPv4 packet of protocol 48, data at its IP header. */
+/*
+ * skb: an IPv4 packet of protocol 48, data at its IP header, its first
+ * tot_len bytes (the IP packet) linear.  An overheard skb is shared with
+ * IP's receive path: it is only read.
+ */
 static void dsr_rcv(struct dsr_priv *priv, struct dsr_slave *s,
-		    struct sk_buff *skb, bool overheard)
+		    struct sk_buff *skb, unsigned int tot_len, bool overheard)
 {
 	unsigned int ihl = ip_hdrlen(skb);
 	struct sk_buff_head out;
@@ -460,7 +509,7 @@ static void dsr_rcv(struct dsr_priv *priv, struct dsr_slave *s,
 
 	if (overheard)
 		dsr_stat(priv, DSR_S_OVERHEARD);
-	bad = dsr_parse(skb->data + ihl, skb->len - ihl, &p);
+	bad = dsr_parse(skb->data + ihl, tot_len - ihl, &p);
 	if (bad != DSR_OK) {
 		dsr_bad(priv, bad);
 		kfree_skb(skb);
@@ -470,7 +519,7 @@ static void dsr_rcv(struct dsr_priv *priv, struct dsr_slave *s,
 	c.dh = skb->data + ihl;
 	saddr = ip_hdr(skb)->saddr;
 	daddr = ip_hdr(skb)->daddr;
-	len = skb->len;
+	len = tot_len;
 	__skb_queue_head_init(&out);
 	spin_lock(&priv->lock);
 	c.self = dsr_self(priv);
@@ -505,11 +554,14 @@ unsigned int dsr_nf_hook(void *hpriv, struct sk_buff *skb,
 		kfree_skb(skb);
 		return NF_STOLEN;
 	}
-	dsr_rcv(priv, s, skb, false);
+	dsr_rcv(priv, s, skb, skb->len, false);
 	return NF_STOLEN;
 }
 
-/* Promiscuous: frames between two other nodes.  IP drops its copy. */
+/*
+ * Promiscuous: frames between two other nodes.  IP drops its copy; we
+ * only read ours, so it is not cloned unless its packet is not linear.
+ */
 int dsr_overhear_rcv(struct sk_buff *skb, struct net_device *dev,
 		     struct packet_type *pt, struct net_device *orig_dev)
 {
@@ -517,26 +569,27 @@ int dsr_overhear_rcv(struct sk_buff *skb, struct net_device *dev,
 	const struct iphdr *iph;
 	unsigned int len;
 
-	if (skb->pkt_type != PACKET_OTHERHOST)
-		goto free;
-	skb = skb_share_check(skb, GFP_ATOMIC);
-	if (!skb)
-		return NET_RX_DROP;
-	if (!pskb_may_pull(skb, sizeof(*iph)))
+	if (skb->pkt_type != PACKET_OTHERHOST ||
+	    skb_headlen(skb) < sizeof(*iph))
 		goto free;
 	iph = ip_hdr(skb);
 	if (iph->protocol != DSR_IPPROTO)
 		goto free;
-	if (iph->version != 4 || iph->ihl < 5 ||
-	    !pskb_may_pull(skb, iph->ihl * 4))
-		goto bad;
-	iph = ip_hdr(skb);
 	len = ntohs(iph->tot_len);
-	if (len > skb->len || len < iph->ihl * 4 ||
-	    ip_fast_csum((const u8 *)iph, iph->ihl) || ip_is_fragment(iph) ||
-	    pskb_trim_rcsum(skb, len) || skb_linearize(skb))
+	if (iph->version != 4 || iph->ihl < 5 || len > skb->len ||
+	    len < iph->ihl * 4)
 		goto bad;
-	dsr_rcv(s->priv, s, skb, true);
+	if (skb_headlen(skb) < len) {
+		skb = skb_share_check(skb, GFP_ATOMIC);
+		if (!skb)
+			return NET_RX_DROP;
+		if (skb_linearize(skb))
+			goto bad;
+		iph = ip_hdr(skb);
+	}
+	if (ip_fast_csum((const u8 *)iph, iph->ihl) || ip_is_fragment(iph))
+		goto bad;
+	dsr_rcv(s->priv, s, skb, len, true);
 	return NET_RX_SUCCESS;
 bad:
 	dsr_stat(s->priv, DSR_S_MALFORMED_IP);

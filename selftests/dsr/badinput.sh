@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Malformed DSR packets are dropped and counted, one counter per kind, and
-# the node keeps routing; a Route Request flood keeps memory bounded.
+# the node keeps routing; a Route Request flood keeps memory bounded; the
+# send buffer is bounded and drops duplicates.
 #
 #   1 --- 2 --- 3        1 crafts packets (scapy-free raw sockets) to 2
+#                        1 sends to 10.0.0.99, which is nowhere
 source "$(dirname "$0")/../lib.sh"
 
 require_cmd jq ahctl ethtool
@@ -81,8 +83,46 @@ test_rreq_flood() {
 	check "routing works after the flood" dsr_ping_ok 1 3 3
 }
 
-ktap_begin 3
+# raw IPv4/UDP packets from 1 to DST with IP ids ID...: duplicates when
+# an id repeats
+raw_send() {	# DST ID...
+	nsexec 1 "$PYTHON" - "$(node_ip 1)" "$@" <<-'EOF'
+		import socket, struct, sys
+		src, dst, ids = sys.argv[1], sys.argv[2], sys.argv[3:]
+		s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
+		for i in ids:
+		    udp = struct.pack("!HHHH", 9, 9, 8 + 100, 0) + bytes(100)
+		    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp),
+		                     int(i), 0, 64, 17, 0, socket.inet_aton(src),
+		                     socket.inet_aton(dst))
+		    s.sendto(ip + udp, (dst, 0))
+	EOF
+}
+
+sendbuf_len() {
+	dsr 1 -j buffer show dsr0 | jq '[.[] | select(.buffer == "send")] | length'
+}
+
+test_sendbuf() {
+	setup || return 1
+	dsr 1 param set dsr0 send_buffer_packets 10 || return 1
+	raw_send 10.0.0.99 7 7 || return 1
+	check "the same packet twice: one waits" \
+		test "$(sendbuf_len)" -eq 1 &&
+	check "the other is a counted duplicate" \
+		counter_is 1 sendbuf_drop_duplicate 1 &&
+	raw_send 10.0.0.99 $(seq 100 199) &&
+	check "at most send_buffer_packets wait" \
+		test "$(sendbuf_len)" -eq 10 &&
+	check "the rest are counted" counter_is 1 sendbuf_drop_full 91 &&
+	check "in the device's tx_dropped too" \
+		test "$(nsexec 1 ip -j -s link show dsr0 | jq '.[0].stats64.tx.dropped')" -ge 92 &&
+	check "routing works meanwhile" dsr_ping_ok 1 3 3
+}
+
+ktap_begin 4
 run_test "malformed packets dropped and counted by kind" test_malformed
 run_test "unknown options of the skip classes" test_unknown_options
 run_test "Route Request flood: bounded memory" test_rreq_flood
+run_test "send buffer: bounded, duplicates dropped" test_sendbuf
 ktap_end

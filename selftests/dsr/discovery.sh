@@ -2,17 +2,30 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Route Discovery features: a non-propagating request answered from a
-# neighbour's cache; a gateway's proxy reply; tshark decodes what we send.
+# neighbour's cache; a gateway's proxy reply; automatic route shortening;
+# tshark decodes what we send.
 #
 #   1 --- 2 --- 3        (macfilter line; captures on the hub bridge);
 #                         2 may be the gateway to
 #                         192.168.7.0/24 (a dummy device on 2)
+#
+#   1 --- 2 --- 3 --- 4 --- 5    shortening: 4 also hears 2, and
+#          \_________/           overhears 2 forward 1's packets to 3
 source "$(dirname "$0")/../lib.sh"
 
 require_cmd jq ahctl ethtool
 
 setup() {
 	hub_setup 3 && mf_line && dsr_setup
+}
+
+# dsr_fwd_after NODE CMD...: how many packets NODE forwarded while CMD ran
+dsr_fwd_after() {
+	local node=$1 a
+	shift
+	a=$(dsr_stat "$node" forwarded)
+	"$@" >/dev/null 2>&1
+	echo $(($(dsr_stat "$node" forwarded) - a))
 }
 
 test_nonprop_cache_reply() {
@@ -45,6 +58,26 @@ test_gateway() {
 		test "$(dsr 1 -j route show dsr0 | jq '[.[] | select(.dst == "192.168.7.1" and .external)] | length')" -ge 1
 }
 
+test_shorten() {
+	skip_in_debug_lane "replies and source routes run the same code" &&
+		return $ksft_skip
+	hub_setup 5 && mf_line && mf_link 2 4 && dsr_setup || return 1
+	# 1 starts with the long way, as if 2 -- 4 had just come into range
+	dsr 1 route add dsr0 10.0.0.5 via 10.0.0.2 10.0.0.3 10.0.0.4 || return 1
+	dsr 5 route add dsr0 10.0.0.1 via 10.0.0.4 10.0.0.3 10.0.0.2 || return 1
+	check "route 1 -> 5 has 4 hops first" test "$(dsr_hops 1 5)" -eq 4 &&
+	check "1 -> 5 answered" dsr_ping_ok 1 5 3 &&
+	check "4 sent a gratuitous reply" \
+		test "$(dsr_stat 4 grat_rrep_sent)" -ge 1 &&
+	check "1 learned the route through 2 -- 4" \
+		test "$(dsr_hops 1 5)" -eq 3 &&
+	check "at most one per GratReplyHoldoff" \
+		test "$(dsr_stat 4 grat_rrep_sent)" -le 2 &&
+	check "1 -> 5 answered over the short route" dsr_ping_ok 1 5 3 &&
+	check "3 forwards no more for 1 -> 5" \
+		test "$(dsr_fwd_after 3 dsr_ping_ok 1 5 3)" -eq 0
+}
+
 # Capture on the hub while the chain discovers, acknowledges, forwards.
 test_tshark() {
 	require_cmd tshark dumpcap
@@ -75,8 +108,9 @@ test_tshark() {
 			tr ',' '\n' | sort -u | grep -cxE '1|2|32|96|160')" -eq 5
 }
 
-ktap_begin 3
+ktap_begin 4
 run_test "non-propagating request answered from a cache" test_nonprop_cache_reply
 run_test "gateway proxy reply for an outside address" test_gateway
+run_test "gratuitous reply shortens an overheard route" test_shorten
 run_test "tshark decodes every DSR packet" test_tshark
 ktap_end
