@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the protocol files (opt.c, rcache.c, rreq.c) need from their
+ * What the protocol files (opt.c, rcache.c, rreq.c, rtt.c) need from their
  * environment, so that they build both in the module and in userspace
  * unit tests and fuzz targets (tests/unit).  They take the current time as
  * an argument, never lock (callers hold the device lock) and allocate only
@@ -30,6 +30,10 @@ typedef __u8 u8;
 typedef __u16 u16;
 typedef __u32 u32;
 typedef __u64 u64;
+
+#ifndef U32_MAX
+#define U32_MAX			((u32)~0U)
+#endif
 
 #define dsr_zalloc(size)	calloc(1, size)
 #define dsr_free(p)		free(p)
