@@ -26,7 +26,7 @@ SECS=${BENCH_SECS:-5}
 MEDIA=${BENCH_MEDIA:-veth frames rate20}
 
 medium() {	# MEDIUM: shape the hub's links
-	local i p
+	local i
 	[[ $1 == veth ]] && return 0
 	for ((i = 1; i <= AH_NODES; i++)); do
 		nsexec "$i" ethtool -K eth0 tso off gso off gro off >/dev/null 2>&1

@@ -120,6 +120,17 @@ struct dsr_maint {
 	u64 sent, deadline;		/* ms */
 };
 
+/*
+ * The CMU duplicate key, also the passive acknowledgment's: iph is the
+ * packet with this source, destination, IP id and fragment offset.
+ */
+static inline bool dsr_same_ip(const struct iphdr *iph, __be32 saddr,
+			       __be32 daddr, __be16 id, __be16 frag_off)
+{
+	return iph->saddr == saddr && iph->daddr == daddr && iph->id == id &&
+	       iph->frag_off == frag_off;
+}
+
 /* Gratuitous Route Reply Table entry (RFC 4728 section 4.4) */
 struct dsr_grat {
 	__be32 src, tx;			/* packet's source, its transmitter */

@@ -97,8 +97,8 @@ bool dsr_maint_dup(struct dsr_priv *priv, const struct iphdr *iph)
 	struct dsr_maint *m;
 
 	list_for_each_entry(m, &priv->maint, list)
-		if (m->saddr == iph->saddr && m->daddr == iph->daddr &&
-		    m->ip_id == iph->id && m->frag_off == iph->frag_off)
+		if (dsr_same_ip(iph, m->saddr, m->daddr, m->ip_id,
+				m->frag_off))
 			return true;
 	return false;
 }
@@ -136,10 +136,9 @@ void dsr_maint_passive(struct dsr_priv *priv, const struct iphdr *iph,
 	struct dsr_maint *m;
 
 	list_for_each_entry(m, &priv->maint, list) {
-		if (m->saddr != iph->saddr || m->daddr != iph->daddr ||
-		    m->ip_id != iph->id || m->frag_off != iph->frag_off)
-			continue;
-		if (m->segs == DSR_NO_SRT || segs < 0 || segs >= m->segs)
+		if (!dsr_same_ip(iph, m->saddr, m->daddr, m->ip_id,
+				 m->frag_off) ||
+		    m->segs == DSR_NO_SRT || segs < 0 || segs >= m->segs)
 			continue;
 		dsr_confirmed(priv, m->nexthop);
 		trace_dsr_ack(priv->dev, m->nexthop, true, dsr_now() - m->sent);

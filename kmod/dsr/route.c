@@ -124,7 +124,6 @@ static void dsr_disc_end(struct dsr_priv *priv, struct dsr_disc *d,
 	kfree(d);
 }
 
-/* Queue skb (ours, plain IP, no route) and discover its destination. */
 /* CMU: a packet identical to one already waiting is a duplicate. */
 static bool dsr_sendbuf_dup(struct dsr_priv *priv, const struct iphdr *iph)
 {
@@ -133,14 +132,14 @@ static bool dsr_sendbuf_dup(struct dsr_priv *priv, const struct iphdr *iph)
 	skb_queue_walk(&priv->sendbuf, skb) {
 		const struct iphdr *h = ip_hdr(skb);
 
-		if (h->saddr == iph->saddr && h->daddr == iph->daddr &&
-		    h->id == iph->id && h->frag_off == iph->frag_off &&
+		if (dsr_same_ip(iph, h->saddr, h->daddr, h->id, h->frag_off) &&
 		    h->protocol == iph->protocol)
 			return true;
 	}
 	return false;
 }
 
+/* Queue skb (ours, plain IP, no route) and discover its destination. */
 void dsr_sendbuf_add(struct dsr_priv *priv, struct sk_buff *skb,
 		     struct sk_buff_head *out)
 {

@@ -44,8 +44,6 @@ void dsr_rtt_sample(struct dsr_rtt *r, u32 sample, u32 lo, u32 hi)
 		/* RTTVAR first, with the old SRTT (RFC 6298 2.3) */
 		r->rttvar = (u32)((3 * (u64)r->rttvar + err) / 4);
 		r->srtt = (u32)((7 * (u64)r->srtt + sample) / 8);
-		if (!r->srtt)
-			r->srtt = 1;
 	}
 	if (r->samples < U32_MAX)
 		r->samples++;

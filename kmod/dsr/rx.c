@@ -356,14 +356,14 @@ static void dsr_grat_reply(struct dsr_rx_ctx *c, int at)
 	unsigned int n = 0, nback = 0;
 	int i;
 
+	if (!dsr_grat_allowed(c->priv, c->src, c->tx))
+		return;
 	for (i = 1; i <= c->tx_idx; i++)
 		route[n++] = dsr_node(c, i);
 	for (i = at; i <= c->n + 1; i++)
 		route[n++] = dsr_node(c, i);
 	for (i = c->tx_idx; i >= 0; i--)
 		back[nback++] = dsr_node(c, i);
-	if (!dsr_grat_allowed(c->priv, c->src, c->tx))
-		return;
 	dsr_send_rrep(c->priv, c->src, route, n,
 		      dsr_srt_bits(c->dh, c->p->srt) & DSR_SRT_L, back, nback,
 		      c->out);

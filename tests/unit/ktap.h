@@ -78,4 +78,12 @@ static inline int ktap_finish(void)
 	return ktap_failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
+/* A whole program of ktap_case functions: plan, run, exit status. */
+static inline int ktap_main(const struct ktap_case *c, size_t n)
+{
+	ktap_plan((unsigned int)n);
+	ktap_cases(c, n);
+	return ktap_finish();
+}
+
 #endif /* AH_KTAP_H */

@@ -208,9 +208,5 @@ static const struct ktap_case fn_cases[] = {
 
 int main(void)
 {
-	size_t nf = ARRAY_SIZE(fn_cases);
-
-	ktap_plan((unsigned int)nf);
-	ktap_cases(fn_cases, nf);
-	return ktap_finish();
+	return ktap_main(fn_cases, ARRAY_SIZE(fn_cases));
 }

@@ -15,24 +15,18 @@
 #define LO	50000		/* us: the CMU testbed's 50 ms */
 #define HI	2000000		/* us: 2 s */
 
-static bool eq(const char *what, u32 got, u32 want)
-{
-	if (got == want)
-		return true;
-	ktap_diag("%s = %u, expected %u", what, got, want);
-	return false;
-}
-
 static bool t_init(void)
 {
 	struct dsr_rtt r;
 
 	dsr_rtt_init(&r, 500000, LO, HI);
-	CHECK(eq("rto", r.rto, 500000) && eq("samples", r.samples, 0));
+	CHECK_EQ(r.rto, 500000);
+	CHECK_EQ(r.samples, 0);
 	dsr_rtt_init(&r, 1, LO, HI);
-	CHECK(eq("rto below lo", r.rto, LO));
+	CHECK_EQ(r.rto, LO);
 	dsr_rtt_init(&r, 9000000, LO, HI);
-	return eq("rto above hi", r.rto, HI);
+	CHECK_EQ(r.rto, HI);
+	return true;
 }
 
 /* RFC 6298 2.2: SRTT = R, RTTVAR = R / 2, RTO = SRTT + 4 RTTVAR */
@@ -42,8 +36,11 @@ static bool t_first(void)
 
 	dsr_rtt_init(&r, 500000, 1, HI);
 	dsr_rtt_sample(&r, 30000, 1, HI);
-	return eq("srtt", r.srtt, 30000) && eq("rttvar", r.rttvar, 15000) &&
-	       eq("rto", r.rto, 90000) && eq("samples", r.samples, 1);
+	CHECK_EQ(r.srtt, 30000);
+	CHECK_EQ(r.rttvar, 15000);
+	CHECK_EQ(r.rto, 90000);
+	CHECK_EQ(r.samples, 1);
+	return true;
 }
 
 /* RFC 6298 2.3, by hand: RTTVAR from the old SRTT, then SRTT */
@@ -55,8 +52,10 @@ static bool t_second(void)
 	dsr_rtt_sample(&r, 30000, 1, HI);
 	dsr_rtt_sample(&r, 70000, 1, HI);
 	/* rttvar = 3/4 * 15000 + 1/4 * 40000 = 21250; srtt = 35000 */
-	return eq("srtt", r.srtt, 35000) && eq("rttvar", r.rttvar, 21250) &&
-	       eq("rto", r.rto, 35000 + 85000);
+	CHECK_EQ(r.srtt, 35000);
+	CHECK_EQ(r.rttvar, 21250);
+	CHECK_EQ(r.rto, 35000 + 85000);
+	return true;
 }
 
 /* a steady RTT: variance decays, RTO converges to the floor */
@@ -68,27 +67,27 @@ static bool t_converge(void)
 	dsr_rtt_init(&r, 500000, LO, HI);
 	for (i = 0; i < 200; i++)
 		dsr_rtt_sample(&r, 10000, LO, HI);
-	CHECK(eq("srtt", r.srtt, 10000));
+	CHECK_EQ(r.srtt, 10000);
 	CHECK(r.rttvar < 100);
-	return eq("rto at the floor", r.rto, LO);
+	CHECK_EQ(r.rto, LO);
+	return true;
 }
 
 /* a jump in RTT raises the RTO at once, and it comes back down */
 static bool t_adapts(void)
 {
 	struct dsr_rtt r;
-	u32 peak;
 	int i;
 
 	dsr_rtt_init(&r, 500000, LO, HI);
 	for (i = 0; i < 50; i++)
 		dsr_rtt_sample(&r, 10000, LO, HI);
 	dsr_rtt_sample(&r, 400000, LO, HI);
-	peak = r.rto;
-	CHECK(peak > 400000);
+	CHECK(r.rto > 400000);
 	for (i = 0; i < 100; i++)
 		dsr_rtt_sample(&r, 10000, LO, HI);
-	return eq("rto back at the floor", r.rto, LO);
+	CHECK_EQ(r.rto, LO);
+	return true;
 }
 
 static bool t_clamp_hi(void)
@@ -97,9 +96,11 @@ static bool t_clamp_hi(void)
 
 	dsr_rtt_init(&r, 500000, LO, HI);
 	dsr_rtt_sample(&r, 4000000000u, LO, HI);
-	CHECK(eq("rto", r.rto, HI));
+	CHECK_EQ(r.rto, HI);
 	dsr_rtt_sample(&r, 4000000000u, LO, HI);
-	return eq("rto", r.rto, HI) && eq("srtt", r.srtt, 4000000000u);
+	CHECK_EQ(r.rto, HI);
+	CHECK_EQ(r.srtt, 4000000000u);
+	return true;
 }
 
 static bool t_zero_sample(void)
@@ -109,34 +110,33 @@ static bool t_zero_sample(void)
 	dsr_rtt_init(&r, 500000, 1, HI);
 	dsr_rtt_sample(&r, 0, 1, HI);
 	/* SRTT 1, RTTVAR 0: RTO = SRTT + max(G = 1, 0) */
-	return eq("srtt", r.srtt, 1) && eq("rttvar", r.rttvar, 0) &&
-	       eq("rto", r.rto, 2);
+	CHECK_EQ(r.srtt, 1);
+	CHECK_EQ(r.rttvar, 0);
+	CHECK_EQ(r.rto, 2);
+	return true;
 }
 
 /* CMU: above 5 queued packets, 20 ms per queued packet */
 static bool t_queue(void)
 {
-	return eq("5 queued", dsr_rto_queue(LO, 5, 5, 20000, HI), LO) &&
-	       eq("6 queued", dsr_rto_queue(LO, 6, 5, 20000, HI),
-		  LO + 6 * 20000) &&
-	       eq("40 queued", dsr_rto_queue(LO, 40, 5, 20000, HI),
-		  LO + 40 * 20000) &&
-	       eq("1000 queued: hi", dsr_rto_queue(LO, 1000, 5, 20000, HI),
-		  HI) &&
-	       eq("empty", dsr_rto_queue(LO, 0, 5, 20000, HI), LO) &&
-	       eq("threshold 0", dsr_rto_queue(LO, 1, 0, 20000, HI),
-		  LO + 20000);
+	CHECK_EQ(dsr_rto_queue(LO, 5, 5, 20000, HI), LO);
+	CHECK_EQ(dsr_rto_queue(LO, 6, 5, 20000, HI), LO + 6 * 20000);
+	CHECK_EQ(dsr_rto_queue(LO, 40, 5, 20000, HI), LO + 40 * 20000);
+	CHECK_EQ(dsr_rto_queue(LO, 1000, 5, 20000, HI), HI);
+	CHECK_EQ(dsr_rto_queue(LO, 0, 5, 20000, HI), LO);
+	CHECK_EQ(dsr_rto_queue(LO, 1, 0, 20000, HI), LO + 20000);
+	return true;
 }
 
 static bool t_backoff(void)
 {
-	return eq("first", dsr_rto_backoff(100000, 1, HI), 100000) &&
-	       eq("second", dsr_rto_backoff(100000, 2, HI), 200000) &&
-	       eq("third", dsr_rto_backoff(100000, 3, HI), 400000) &&
-	       eq("many", dsr_rto_backoff(100000, 40, HI), HI) &&
-	       eq("zero tries", dsr_rto_backoff(100000, 0, HI), 100000) &&
-	       eq("already above hi", dsr_rto_backoff(3000000, 2, HI),
-		  3000000);
+	CHECK_EQ(dsr_rto_backoff(100000, 1, HI), 100000);
+	CHECK_EQ(dsr_rto_backoff(100000, 2, HI), 200000);
+	CHECK_EQ(dsr_rto_backoff(100000, 3, HI), 400000);
+	CHECK_EQ(dsr_rto_backoff(100000, 40, HI), HI);
+	CHECK_EQ(dsr_rto_backoff(100000, 0, HI), 100000);
+	CHECK_EQ(dsr_rto_backoff(3000000, 2, HI), 3000000);
+	return true;
 }
 
 static const struct ktap_case cases[] = {
@@ -153,9 +153,5 @@ static const struct ktap_case cases[] = {
 
 int main(void)
 {
-	size_t n = ARRAY_SIZE(cases);
-
-	ktap_plan((unsigned int)n);
-	ktap_cases(cases, n);
-	return ktap_finish();
+	return ktap_main(cases, ARRAY_SIZE(cases));
 }
