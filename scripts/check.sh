@@ -8,8 +8,8 @@
 #
 #   T=SUITE      only that suite (and no unit tests unless T=unit)
 #   KVERS="..."  only these kernels
-#   VM_TIMEOUT=S  a guest still running after S seconds (default 2700) is
-#                killed and its kernel counts as failed
+#   VM_TIMEOUT=S  a guest still running after S seconds (default 2700, 3300
+#                in the debug lane) is killed and its kernel counts as failed
 #
 # check.sh --debug (make check-debug): the same suites in one boot of the
 # debug kernel (scripts/debug-kernel.sh: KASAN, KMEMLEAK, lockdep, UBSAN),
@@ -42,6 +42,9 @@ if [[ $DEBUG == 1 ]]; then
 		echo "not ok 1 debug kernel or modules did not build" > "$RES/build.ktap"
 	fi
 	export VM_MEMORY=${VM_MEMORY:-4G}
+	# the debug guest runs about 2.5 times as long as a Debian kernel's;
+	# CI: make check (~20 min), this kernel's build (~10), at most 55 here
+	VM_TIMEOUT=${VM_TIMEOUT:-3300}
 	# timeouts of busywait and of whole test scripts stretch by this
 	GUEST_ENV="AH_DEBUG_LANE=1 AH_TIME_SCALE=${AH_TIME_SCALE:-4} AH_RESULTS=$RES"
 else

@@ -71,16 +71,32 @@ with_cleanup() {
 # run_case NAME FUNCTION...: like run_test, on a topology the cases share
 # (nothing is torn down after the case).
 run_case() {
-	local name=$1 rc
+	local name=$1 rc t0=$SECONDS
 	shift
 	("$@")
 	rc=$?
+	diag "case took $((SECONDS - t0)) s"
 	case $rc in
 	0) ktap_pass "$name" ;;
 	"$ksft_skip") ktap_skip "$name" ;;
 	*) ktap_fail "$name" ;;
 	esac
 }
+
+# shared_setup CMD...: in the script's own shell, build the topology that
+# the following run_case cases share (ah_cleanup removes it at exit).  A
+# case starts with "shared || return 1": if the set-up failed, it fails.
+AH_SHARED=
+shared_setup() {
+	if "$@"; then
+		AH_SHARED=ok
+	else
+		diag "FAILED: set-up: $*"
+		AH_SHARED=failed
+	fi
+}
+
+shared() { [[ $AH_SHARED == ok ]]; }
 
 ktap_end() {
 	while [[ $KTAP_NUM -lt $KTAP_PLAN ]]; do
@@ -119,7 +135,10 @@ ns() { echo "${AH_PREFIX}$1"; }
 nsexec() { local n=$1; shift; ip netns exec "$(ns "$n")" "$@"; }
 node_ip() { echo "10.0.0.$1"; }
 node_if() { [[ $AH_MEDIUM == hwsim ]] && echo wlan0 || echo eth0; }
-node_mac() { nsexec "$1" cat "/sys/class/net/$(node_if)/address"; }
+node_mac() {	# hwsim radios keep their own MACs
+	[[ $AH_MEDIUM == hub ]] && { hub_mac "$1"; return; }
+	nsexec "$1" cat "/sys/class/net/$(node_if)/address"
+}
 # mf NODE [-j] COMMAND...: ahctl macfilter in that node's namespace
 mf() {
 	local n=$1 g=()
@@ -153,11 +172,16 @@ require_cmd() {
 
 # ---- media ---------------------------------------------------------------
 
-# No IPv6 chatter (DAD, router solicitations): counters see only test frames.
+# No IPv6 chatter (DAD, router solicitations): counters see only test
+# frames.  (nsenter, not "ip netns exec": /proc/sys/net follows the network
+# namespace alone, and a new mount namespace per call is slow under TCG.)
 quiet_ns() {
-	nsexec "$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+	nsenter --net="/run/netns/$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
 		net.ipv6.conf.default.disable_ipv6=1
 }
+
+# hub_mac I: the MAC of node I on the hub
+hub_mac() { printf '02:00:00:00:00:%02x\n' "$1"; }
 
 # hub_setup N: N nodes on one bridge behaving as a hub.
 hub_setup() {
@@ -167,21 +191,22 @@ hub_setup() {
 	AH_HUB_NS=$(ns hub)
 	ip netns add "$AH_HUB_NS" || return 1
 	# the bridge itself must not talk either (IPv6 DAD, MLD)
-	ip netns exec "$AH_HUB_NS" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
-		net.ipv6.conf.default.disable_ipv6=1
+	quiet_ns "$AH_HUB_NS"
 	ip -n "$AH_HUB_NS" link add ahhub type bridge ageing_time 0 \
 		stp_state 0 mcast_snooping 0 forward_delay 0 || return 1
 	ip -n "$AH_HUB_NS" link set ahhub up
 	for ((i = 1; i <= n; i++)); do
 		ip netns add "$(ns "$i")" || return 1
-		quiet_ns "$i"
-		ip -n "$AH_HUB_NS" link add "port$i" type veth peer name eth0 \
-			netns "$(ns "$i")" || return 1
-		ip -n "$AH_HUB_NS" link set "port$i" master ahhub up
-		nsexec "$i" ip link set eth0 address "02:00:00:00:00:0$(printf %x "$i")"
-		nsexec "$i" ip link set lo up
-		nsexec "$i" ip link set eth0 up
-		nsexec "$i" ip addr add "$(node_ip "$i")/24" dev eth0
+		quiet_ns "$(ns "$i")"
+		ip -n "$AH_HUB_NS" -b - <<-EOF || return 1
+			link add port$i type veth peer name eth0 address $(hub_mac "$i") netns $(ns "$i")
+			link set port$i master ahhub up
+		EOF
+		ip -n "$(ns "$i")" -b - <<-EOF || return 1
+			link set lo up
+			link set eth0 up
+			addr add $(node_ip "$i")/24 dev eth0
+		EOF
 	done
 	busywait 5000 hub_ports_forwarding
 }
@@ -222,7 +247,7 @@ hwsim_setup() {
 	modprobe mac80211_hwsim radios="$n" || return $ksft_skip
 	for ((i = 1; i <= n; i++)); do
 		ip netns add "$(ns "$i")" || return 1
-		quiet_ns "$i"
+		quiet_ns "$(ns "$i")"
 		phy=$(basename "$(readlink -f /sys/class/net/wlan$((i - 1))/phy80211)")
 		iw phy "$phy" set netns name "$(ns "$i")" || return 1
 		nsexec "$i" ip link set "wlan$((i - 1))" name wlan0
@@ -248,9 +273,9 @@ static_neighbours() {
 	for ((i = 1; i <= AH_NODES; i++)); do
 		for ((j = 1; j <= AH_NODES; j++)); do
 			[[ $i == "$j" ]] && continue
-			nsexec "$i" ip neigh replace "$(node_ip "$j")" \
-				lladdr "$(node_mac "$j")" dev "$(node_if)" nud permanent
-		done
+			echo "neigh replace $(node_ip "$j") lladdr $(node_mac "$j")" \
+				"dev $(node_if) nud permanent"
+		done | ip -n "$(ns "$i")" -b - || return 1
 	done
 }
 
@@ -314,11 +339,13 @@ dsr_setup() {
 	local i
 	load_module dsr || return 1
 	for ((i = 1; i <= AH_NODES; i++)); do
-		nsexec "$i" ip -4 addr flush dev "$(node_if)"
-		nsexec "$i" ip link add dsr0 type dsr || return 1
-		nsexec "$i" ip link set "$(node_if)" master dsr0 || return 1
-		nsexec "$i" ip addr add "$(node_ip "$i")/24" dev dsr0
-		nsexec "$i" ip link set dsr0 up
+		ip -n "$(ns "$i")" -b - <<-EOF || return 1
+			address flush dev $(node_if)
+			link add dsr0 type dsr
+			link set $(node_if) master dsr0
+			addr add $(node_ip "$i")/24 dev dsr0
+			link set dsr0 up
+		EOF
 	done
 }
 
@@ -350,6 +377,11 @@ mf_link() {
 # dsr_stat NODE NAME: one ethtool -S counter of dsr0
 dsr_stat() {
 	nsexec "$1" ethtool -S dsr0 | awk -v k="$2:" '$1 == k {print $2}'
+}
+
+# dsr_stats NODE: every ethtool -S counter of dsr0, "name value" per line
+dsr_stats() {
+	nsexec "$1" ethtool -S dsr0 | awk 'NR > 1 {sub(":$", "", $1); print $1, $2}'
 }
 
 # dsr_hops NODE DST: hop count of the route dsr0 uses to DST (shortest)

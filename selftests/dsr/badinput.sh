@@ -17,7 +17,7 @@ setup() {
 	hub_setup 3 && mf_line && dsr_setup
 }
 
-craft() {	# CLASS COUNT: from 1 to 2
+craft() {	# CLASS[,CLASS...] COUNT: from 1 to 2
 	nsexec 1 "$PYTHON" "$CRAFT" bad eth0 "$(node_mac 1)" "$(node_mac 2)" \
 		"$(node_ip 1)" "$(node_ip 2)" "$1" "$2"
 }
@@ -26,43 +26,60 @@ counter_is() {	# NODE NAME VALUE
 	[[ $(dsr_stat "$1" "$2") == "$3" ]]
 }
 
+# WANT[counter]=value for node 2: all reached (for busywait); else, with
+# "report", say which did not
+counters_reached() {
+	local k v bad=0
+	declare -A now
+	while read -r k v; do now[$k]=$v; done < <(dsr_stats 2)
+	for k in "${!WANT[@]}"; do
+		[[ ${now[$k]:-} == "${WANT[$k]}" ]] && continue
+		bad=1
+		[[ ${1:-} == report ]] && diag "$k is ${now[$k]:-missing}, not ${WANT[$k]}"
+	done
+	return $bad
+}
+
+# every kind 5 times, in one burst; each counter rises by exactly 5 per
+# kind that it counts
 test_malformed() {
-	local c name fails=0
-	setup || return 1
+	local c name k v list=
+	declare -A before WANT
+	shared || return 1
 	check "routing works before" dsr_ping_ok 1 3 3 || return 1
+	while read -r k v; do before[$k]=$v; done < <(dsr_stats 2)
 	for c in $("$PYTHON" "$CRAFT" classes); do
 		name=$c
 		case $c in
 		malformed_route_*) name=malformed_route ;;
 		unknown_*) continue ;;
 		esac
-		local before
-		before=$(dsr_stat 2 "$name")
-		craft "$c" 5 || return 1
-		if ! busywait 3000 counter_is 2 "$name" $((before + 5)); then
-			diag "$c: $name went from $before to $(dsr_stat 2 "$name")"
-			fails=$((fails + 1))
-		fi
+		list+=${list:+,}$c
+		WANT[$name]=$((${WANT[$name]:-${before[$name]:-0}} + 5))
 	done
-	check "every malformed kind counted" test "$fails" -eq 0 &&
+	craft "$list" 5 || return 1
+	busywait 3000 counters_reached
+	check "every malformed kind counted" counters_reached report &&
 	check "routing works after" dsr_ping_ok 1 3 3
 }
 
 test_unknown_options() {
-	setup || return 1
-	dsr_ping_ok 1 2 1
-	craft unknown_ignore 3 && craft unknown_remove 3 || return 1
+	local unknown dropped
+	shared || return 1
+	unknown=$(dsr_stat 2 unknown_option)
+	dropped=$(dsr_stat 2 malformed_unknown_drop)
+	craft unknown_ignore,unknown_remove 3 || return 1
 	check "unknown options of the ignore and remove classes counted" \
-		busywait 3000 counter_is 2 unknown_option 6 &&
+		busywait 3000 counter_is 2 unknown_option $((unknown + 6)) &&
 	check "and not counted as malformed" \
-		test "$(dsr_stat 2 malformed_unknown_drop)" -eq 0
+		counter_is 2 malformed_unknown_drop "$dropped"
 }
 
 slab_kb() { nsexec 2 awk '/^Slab:/ {print $2}' /proc/meminfo; }
 
 test_rreq_flood() {
 	local before after rows
-	setup || return 1
+	shared || return 1
 	before=$(slab_kb)
 	nsexec 1 "$PYTHON" "$CRAFT" flood eth0 "$(node_mac 1)" 5000 || return 1
 	busywait 5000 test "$(dsr_stat 2 rreq_received)" -ge 5000
@@ -104,25 +121,31 @@ sendbuf_len() {
 }
 
 test_sendbuf() {
-	setup || return 1
+	local dup full
+	shared || return 1
+	dup=$(dsr_stat 1 sendbuf_drop_duplicate)
+	full=$(dsr_stat 1 sendbuf_drop_full)
 	dsr 1 param set dsr0 send_buffer_packets 10 || return 1
 	raw_send 10.0.0.99 7 7 || return 1
 	check "the same packet twice: one waits" \
 		test "$(sendbuf_len)" -eq 1 &&
 	check "the other is a counted duplicate" \
-		counter_is 1 sendbuf_drop_duplicate 1 &&
+		counter_is 1 sendbuf_drop_duplicate $((dup + 1)) &&
 	raw_send 10.0.0.99 $(seq 100 199) &&
 	check "at most send_buffer_packets wait" \
 		test "$(sendbuf_len)" -eq 10 &&
-	check "the rest are counted" counter_is 1 sendbuf_drop_full 91 &&
+	check "the rest are counted" \
+		counter_is 1 sendbuf_drop_full $((full + 91)) &&
 	check "in the device's tx_dropped too" \
 		test "$(nsexec 1 ip -j -s link show dsr0 | jq '.[0].stats64.tx.dropped')" -ge 92 &&
 	check "routing works meanwhile" dsr_ping_ok 1 3 3
 }
 
+# one line of three nodes for every case (each leaves it routing)
+shared_setup setup
 ktap_begin 4
-run_test "malformed packets dropped and counted by kind" test_malformed
-run_test "unknown options of the skip classes" test_unknown_options
-run_test "Route Request flood: bounded memory" test_rreq_flood
-run_test "send buffer: bounded, duplicates dropped" test_sendbuf
+run_case "malformed packets dropped and counted by kind" test_malformed
+run_case "unknown options of the skip classes" test_unknown_options
+run_case "Route Request flood: bounded memory" test_rreq_flood
+run_case "send buffer: bounded, duplicates dropped" test_sendbuf
 ktap_end

@@ -1,21 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# DSR over chains of 2 to 6 nodes: Route Discovery, then every echo answered
-# along the only path; the route cache holds the expected hop count; bulk
-# TCP and UDP across 4 hops.
+# DSR along a chain of 6 nodes, from node 1 to nodes 2, 3, 5 and 6 (1 to 5
+# hops): Route Discovery, then every echo answered along the only path; the
+# route cache holds the expected hop count; bulk TCP and UDP across 4 hops.
 #
-#   1 --- 2 --- 3 --- ... --- N        (macfilter: each hears its neighbours)
+#   1 --- 2 --- 3 --- 4 --- 5 --- 6    (macfilter: each hears its neighbours)
 #   eth0 of every node on one hub (bridge); dsr0 carries 10.0.0.i/24
 source "$(dirname "$0")/../lib.sh"
 
 require_cmd jq ahctl ethtool iperf3
 
+# chain N: node 1 reaches node N over the N - 1 hops of the line
 chain() {
 	local n=$1
-	hub_setup "$n" || return 1
-	mf_line || return 1
-	dsr_setup || return 1
+	shared || return 1
 	dsr_ping_ok 1 "$n" 1 || dsr_ping_ok 1 "$n" 1	# discovery may eat one
 	check "1 -> $n: 10 echoes answered" dsr_ping_ok 1 "$n" 10 &&
 	check "route 1 -> $n has $((n - 1)) hops" \
@@ -84,15 +83,14 @@ iperf() {
 test_chain2() { chain 2; }
 test_chain3() { chain 3; }
 test_chain5() { chain 5 && iperf 5; }
-test_chain6() {
-	skip_in_debug_lane "chains of 2 to 5 nodes run the same code" &&
-		return $ksft_skip
-	chain 6
-}
+test_chain6() { chain 6; }
 
+line6() { hub_setup 6 && mf_line && dsr_setup; }
+
+shared_setup line6
 ktap_begin 4
-run_test "chain of 2 nodes" test_chain2
-run_test "chain of 3 nodes" test_chain3
-run_test "chain of 5 nodes, iperf3 TCP and UDP across 4 hops" test_chain5
-run_test "chain of 6 nodes" test_chain6
+run_case "1 hop: 1 -> 2" test_chain2
+run_case "2 hops: 1 -> 3" test_chain3
+run_case "4 hops: 1 -> 5, iperf3 TCP and UDP" test_chain5
+run_case "5 hops: 1 -> 6" test_chain6
 ktap_end

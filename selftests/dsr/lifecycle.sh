@@ -5,21 +5,24 @@
 # namespace and unloading the module while traffic flows is clean (the
 # harness checks the kernel log after the suite).
 #
-#   1 --- 2 --- 3        (macfilter line), ping floods 1 -> 3
+#   1 --- 2 --- 3 --- 4 --- 5    (macfilter line), one network for all
+#                                cases: ping floods 5 -> 3 while 4's and
+#                                5's namespaces go, then 1 -> 3 while
+#                                the module goes
 source "$(dirname "$0")/../lib.sh"
 
 require_cmd jq ahctl ethtool
 
 setup() {
-	hub_setup 3 && mf_line && dsr_setup
+	hub_setup 5 && mf_line && dsr_setup
 }
 
-flood() {	# background traffic 1 -> 3 for S seconds
-	nsexec 1 ping -f -w "$1" -q "$(node_ip 3)" >/dev/null 2>&1 &
+flood() {	# SRC DST S: background traffic for S seconds
+	nsexec "$1" ping -f -w "$3" -q "$(node_ip "$2")" >/dev/null 2>&1 &
 }
 
 test_netlink_errors() {
-	setup || return 1
+	shared || return 1
 	check "unknown parameter value refused" \
 		not dsr 1 param set dsr0 discovery_hop_limit 0 &&
 	check "refused change left the parameter" \
@@ -37,7 +40,7 @@ test_netlink_errors() {
 promisc() { nsexec "$1" ip -d -j link show eth0 | jq '.[0].promiscuity'; }
 
 test_enslave() {
-	setup || return 1
+	shared || return 1
 	check "an enslaved device is promiscuous" test "$(promisc 2)" -eq 1 ||
 		return 1
 	check "a dsr device cannot be a slave" \
@@ -52,30 +55,31 @@ test_enslave() {
 }
 
 test_netns_delete_under_traffic() {
-	setup || return 1
-	dsr_ping_ok 1 3 1 || dsr_ping_ok 1 3 1
-	flood 5
+	shared || return 1
+	dsr_ping_ok 5 3 1 || dsr_ping_ok 5 3 1
+	flood 5 3 5
 	sleep 1
 	check "delete the middle node's namespace under traffic" \
-		ip netns del "$(ns 2)" &&
+		ip netns del "$(ns 4)" &&
 	sleep 1 &&
 	check "delete the sender's namespace under traffic" \
-		ip netns del "$(ns 1)"
+		ip netns del "$(ns 5)"
 }
 
 test_rmmod_under_traffic() {
-	setup || return 1
+	shared || return 1
 	dsr_ping_ok 1 3 1 || dsr_ping_ok 1 3 1
-	flood 8
+	flood 1 3 8
 	sleep 2
 	check "rmmod dsr under traffic" rmmod dsr &&
 	check "no dsr device left" not nsexec 1 ip link show dsr0 &&
 	check "load again" load_module dsr
 }
 
+shared_setup setup
 ktap_begin 4
-run_test "bad requests refused, nothing changed" test_netlink_errors
-run_test "slaves released and enslaved again" test_enslave
-run_test "namespace deleted under traffic" test_netns_delete_under_traffic
-run_test "rmmod under traffic" test_rmmod_under_traffic
+run_case "bad requests refused, nothing changed" test_netlink_errors
+run_case "slaves released and enslaved again" test_enslave
+run_case "namespace deleted under traffic" test_netns_delete_under_traffic
+run_case "rmmod under traffic" test_rmmod_under_traffic
 ktap_end

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Hand-made DSR packets (RFC 4728, IP protocol 48) for the bad-input tests.
 
-  dsrcraft.py bad IFACE SRC_MAC DST_MAC SRC_IP DST_IP CLASS COUNT
+  dsrcraft.py bad IFACE SRC_MAC DST_MAC SRC_IP DST_IP CLASS[,CLASS...] COUNT
   dsrcraft.py flood IFACE SRC_MAC COUNT      (Route Requests, new initiators)
   dsrcraft.py classes                        (the names of CLASS)
 
@@ -118,10 +118,11 @@ def main():
         print(" ".join(CLASSES))
         return
     if sys.argv[1] == "bad":
-        iface, smac, dmac, sip, dip, cls, count = sys.argv[2:9]
+        iface, smac, dmac, sip, dip, classes, count = sys.argv[2:9]
         eth = mac(dmac) + mac(smac) + b"\x08\x00"
-        f = eth + ip(sip, dip, bad(cls, sip, dip))
-        sendall(iface, [f] * int(count))
+        sendall(iface, [eth + ip(sip, dip, bad(cls, sip, dip))
+                        for cls in classes.split(",")
+                        for _ in range(int(count))])
         return
     if sys.argv[1] == "flood":
         iface, smac, count = sys.argv[2], sys.argv[3], int(sys.argv[4])

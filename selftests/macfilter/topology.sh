@@ -9,6 +9,8 @@
 #           +------- ahhub (bridge = hub) -------+
 #
 # Every node hears every frame until macfilter on a node lists a source.
+# One hub for every case; each starts with macfilter detached everywhere
+# (the two counting cases, last, take the IPv4 addresses away).
 source "$(dirname "$0")/../lib.sh"
 
 require_cmd jq ahctl
@@ -19,12 +21,22 @@ setup() {
 	static_neighbours
 }
 
+# fresh: no node filters (a node without an attachment refuses detach)
+fresh() {
+	local i
+	shared || return 1
+	for ((i = 1; i <= AH_NODES; i++)); do
+		mf "$i" detach dev eth0 2>/dev/null
+	done
+	return 0
+}
+
 ping_ok() { nsexec "$1" ping -c 1 -W 2 -q "$(node_ip "$2")" >/dev/null 2>&1; }
 icmp() { nsexec "$1" nstat -az "$2" | awk -v k="$2" '$1 == k {print $2}'; }
 
 # A lists C: A hears B but not C; B and C still hear each other.
 test_cut() {
-	setup || return 1
+	fresh || return 1
 	mf 1 attach dev eth0 || return 1
 	mf 1 add dev eth0 "$(node_mac 3)" || return 1
 	check "A reaches B" ping_ok 1 2 &&
@@ -38,14 +50,14 @@ test_cut() {
 # B lists A: A's echo requests reach B? no; B's requests reach A, A's
 # replies do not reach B.  A hears B, B does not hear A.
 test_asymmetric() {
-	setup || return 1
+	fresh || return 1
 	mf 2 attach dev eth0 && mf 2 add dev eth0 "$(node_mac 1)" || return 1
-	nsexec 1 nstat -n
-	nsexec 2 nstat -n
-	nsexec 2 ping -c 5 -i 0.2 -W 1 -q "$(node_ip 1)" >/dev/null 2>&1
 	local req rep
 	req=$(icmp 1 IcmpInEchos)
 	rep=$(icmp 2 IcmpInEchoReps)
+	nsexec 2 ping -c 5 -i 0.2 -W 1 -q "$(node_ip 1)" >/dev/null 2>&1
+	req=$(($(icmp 1 IcmpInEchos) - req))
+	rep=$(($(icmp 2 IcmpInEchoReps) - rep))
 	diag "A got $req echo requests from B, B got $rep replies from A"
 	check "A hears B" test "$req" -eq 5 &&
 	check "B does not hear A" test "$rep" -eq 0 &&
@@ -63,7 +75,7 @@ no_ipv4() {
 
 # Per-entry and per-device counters match the frames sent.
 test_counters() {
-	setup || return 1
+	fresh || return 1
 	no_ipv4
 	mf 1 attach dev eth0 || return 1
 	mf 1 add dev eth0 "$(node_mac 3)" && mf 1 add dev eth0 "$(node_mac 4)" ||
@@ -82,7 +94,7 @@ test_counters() {
 
 # Allow-list mode: only listed sources are heard.
 test_allow_list() {
-	setup || return 1
+	fresh || return 1
 	mf 1 attach dev eth0 mode allow || return 1
 	mf 1 add dev eth0 "$(node_mac 2)" || return 1
 	check "A reaches B (listed)" ping_ok 1 2 &&
@@ -94,7 +106,7 @@ test_allow_list() {
 
 # A 30 % entry loses 30 +- 5 % of 2000 frames.
 test_loss() {
-	setup || return 1
+	fresh || return 1
 	no_ipv4
 	mf 1 attach dev eth0 && mf 1 add dev eth0 "$(node_mac 2)" loss 30 ||
 		return 1
@@ -111,7 +123,7 @@ test_loss() {
 
 # Changes need CAP_NET_ADMIN; reading does not.
 test_unprivileged() {
-	setup || return 1
+	fresh || return 1
 	mf 1 attach dev eth0 || return 1
 	local out
 	out=$(nsexec 1 setpriv --reuid=65534 --regid=65534 --clear-groups \
@@ -127,7 +139,7 @@ test_unprivileged() {
 
 # Every change is announced on the config group.
 test_monitor() {
-	setup || return 1
+	fresh || return 1
 	local log=/tmp/ah-monitor.$$
 	ip netns exec "$(ns 1)" ahctl -j macfilter monitor > "$log" &
 	local pid=$!
@@ -146,12 +158,13 @@ test_monitor() {
 	rm -f "$log"
 }
 
+shared_setup setup
 ktap_begin 7
-run_test "cut: A hears B, not C" test_cut
-run_test "asymmetric link" test_asymmetric
-run_test "per-entry and device counters" test_counters
-run_test "allow-list mode" test_allow_list
-run_test "30 % loss over 2000 frames" test_loss
-run_test "unprivileged change gets EPERM" test_unprivileged
-run_test "monitor sees every change" test_monitor
+run_case "cut: A hears B, not C" test_cut
+run_case "asymmetric link" test_asymmetric
+run_case "allow-list mode" test_allow_list
+run_case "unprivileged change gets EPERM" test_unprivileged
+run_case "monitor sees every change" test_monitor
+run_case "per-entry and device counters" test_counters
+run_case "30 % loss over 2000 frames" test_loss
 ktap_end
