@@ -39,7 +39,7 @@ fuzz:
 check: setup all
 	@scripts/check.sh
 
-# builds (once, cached in build/debug-kernel) the debug kernel and the
+# builds (once per machine, cached in ~/.cache/ah-stack/debug-kernel) the debug kernel and the
 # modules against it with AH_DEBUG=y, then runs the suites in it
 check-debug: setup userspace
 	@scripts/check.sh --debug

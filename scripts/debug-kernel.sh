@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build the debug kernel of `make check-debug` (KASAN, KMEMLEAK, lockdep,
-# UBSAN...) from Debian's linux-source-6.1, once: the tree is extracted to
-# build/debug-kernel/src and built in build/debug-kernel/obj, and a rebuild
-# happens only when selftests/config-debug, this script or the source package
-# changes (make's own dependency tracking does the rest).
+# UBSAN...) from Debian's linux-source-6.1, once per machine: the tree is
+# extracted to DIR/src and built in DIR/obj, and a rebuild happens only when
+# selftests/config-debug, this script or the source package changes (make's
+# own dependency tracking does the rest).  DIR is outside the work tree
+# (~/.cache/ah-stack/debug-kernel, or $AH_DEBUG_KERNEL_DIR) so that a fresh
+# clone on the same machine, as CI's is, reuses the ~8 minute build.
 #
 #   scripts/debug-kernel.sh          build if needed; print the build dir
 #   scripts/debug-kernel.sh --config only (re)generate and check the .config
@@ -14,7 +16,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 TARBALL=/usr/src/linux-source-6.1.tar.xz
 FRAG=$ROOT/selftests/config-debug
-DIR=$ROOT/build/debug-kernel
+DIR=${AH_DEBUG_KERNEL_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ah-stack/debug-kernel}
 SRC=$DIR/src
 OBJ=$DIR/obj
 JOBS=${JOBS:-$(nproc)}
@@ -22,6 +24,10 @@ JOBS=${JOBS:-$(nproc)}
 log() { echo "debug-kernel: $*" >&2; }
 
 [[ -f $TARBALL ]] || { log "$TARBALL missing (package linux-source-6.1)"; exit 1; }
+# one builder at a time per cache (two clones checking at once)
+mkdir -p "$DIR"
+exec 9> "$DIR/.lock"
+flock 9
 pkgver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
 
 # 1. the source tree, once per package version
