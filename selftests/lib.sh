@@ -337,7 +337,8 @@ dsr() {
 # its own address; dsr0 carries the node's address and the subnet route.
 dsr_setup() {
 	local i
-	load_module dsr || return 1
+	# first, so that dsr0 puts the dsrprio qdisc on every slave (the default)
+	load_module sch_dsrprio && load_module dsr || return 1
 	for ((i = 1; i <= AH_NODES; i++)); do
 		ip -n "$(ns "$i")" -b - <<-EOF || return 1
 			address flush dev $(node_if)

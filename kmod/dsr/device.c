@@ -19,6 +19,7 @@
 
 #include "ah_debug.h"
 #include "compat.h"
+#include "sch_dsrprio.h"
 #include "dsr.h"
 
 u64 dsr_now(void)
@@ -121,6 +122,51 @@ static void dsr_update_mtu(struct dsr_priv *priv)
 	dev_set_mtu(priv->dev, max_t(int, mtu - DSR_MTU_RESERVE, IPV4_MIN_MTU));
 }
 
+/*
+ * slave_qdisc: dsrprio as the slave's root qdisc, so that route discovery,
+ * acknowledgments and retransmissions wait behind no data.  Through
+ * symbol_get(): dsr.ko does not need sch_dsrprio.ko to load or run.
+ * Neither this nor its absence stops the enslaving; a user's own root
+ * qdisc is left alone.
+ */
+static void dsr_slave_qdisc_install(struct dsr_priv *priv, struct dsr_slave *s)
+{
+	int (*install)(struct net_device *dev, struct netlink_ext_ack *extack);
+	struct netlink_ext_ack extack = {};
+
+	if (!DSR_P(priv, SLAVE_QDISC))
+		return;
+	install = symbol_get(dsrprio_install);
+	if (!install) {
+		dsr_stat(priv, DSR_S_SLAVE_QDISC_FAILED);
+		netdev_info(priv->dev, "%s: sch_dsrprio not loaded, no dsrprio qdisc\n",
+			    s->dev->name);
+		return;
+	}
+	if (install(s->dev, &extack)) {
+		dsr_stat(priv, DSR_S_SLAVE_QDISC_FAILED);
+		netdev_info(priv->dev, "%s: no dsrprio qdisc: %s\n", s->dev->name,
+			    extack._msg ? extack._msg : "error");
+	} else {
+		s->qdisc = true;
+	}
+	symbol_put(dsrprio_install);
+}
+
+static void dsr_slave_qdisc_uninstall(struct dsr_slave *s)
+{
+	void (*uninstall)(struct net_device *dev);
+
+	if (!s->qdisc)
+		return;
+	/* sch_dsrprio cannot be gone: the qdisc holds a reference to it */
+	uninstall = symbol_get(dsrprio_uninstall);
+	if (uninstall) {
+		uninstall(s->dev);
+		symbol_put(dsrprio_uninstall);
+	}
+}
+
 static int dsr_add_slave(struct net_device *dev, struct net_device *sdev,
 			 struct netlink_ext_ack *extack)
 {
@@ -163,6 +209,7 @@ static int dsr_add_slave(struct net_device *dev, struct net_device *sdev,
 	spin_unlock_bh(&priv->lock);
 	dev_add_pack(&s->overhear);
 	dsr_update_mtu(priv);
+	dsr_slave_qdisc_install(priv, s);
 	ah_obj_created("slave", s);
 	return 0;
 
@@ -183,6 +230,7 @@ static void dsr_release(struct dsr_priv *priv, struct dsr_slave *s)
 	spin_unlock_bh(&priv->lock);
 	synchronize_net();	/* frames built for it were sent under RCU */
 	netdev_upper_dev_unlink(s->dev, priv->dev);
+	dsr_slave_qdisc_uninstall(s);
 	dev_set_promiscuity(s->dev, -1);
 	dev_put(s->dev);
 	ah_obj_destroyed("slave", s);

@@ -78,6 +78,7 @@ enum dsr_stat {
 	DSR_S_TX_TOO_BIG,
 	DSR_S_NO_ADDRESS,
 	DSR_S_NOMEM,
+	DSR_S_SLAVE_QDISC_FAILED,
 	DSR_S_UNKNOWN_OPT,
 	DSR_S_MALFORMED_IP,
 	/* one per enum dsr_bad, in its order (DSR_OK excluded) */
@@ -91,6 +92,7 @@ struct dsr_slave {
 	struct net_device *dev;
 	struct dsr_priv *priv;
 	struct packet_type overhear;	/* promiscuous receive */
+	bool qdisc;			/* we put dsrprio at its root */
 };
 
 /* The per-next-hop state, and the home of its retransmission timeout. */

@@ -64,4 +64,6 @@ module_exit(dsr_module_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("Dynamic Source Routing (RFC 4728)");
 MODULE_ALIAS_RTNL_LINK("dsr");
+/* slave_qdisc: the dsrprio qdisc for every slave (optional: symbol_get) */
+MODULE_SOFTDEP("pre: sch_dsrprio");
 MODULE_ALIAS_GENL_FAMILY(DSR_GENL_NAME);

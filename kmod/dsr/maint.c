@@ -12,6 +12,7 @@
  */
 #include <linux/etherdevice.h>
 #include <linux/ip.h>
+#include <linux/pkt_sched.h>
 #include <net/ip.h>
 
 #include "dsr.h"
@@ -219,6 +220,8 @@ static void dsr_retransmit(struct dsr_priv *priv, struct dsr_maint *m,
 		return;
 	}
 	skb_pull(skb, skb_network_offset(skb));
+	/* the top band of sch_dsrprio: a retransmission waits behind no data */
+	skb->priority = TC_PRIO_CONTROL;
 	if (dsr_set_areq(skb, NULL, m->explicit, m->ack_id)) {
 		kfree_skb(skb);
 		return;

@@ -39,6 +39,13 @@ static const struct dsr_param_def dsr_param_defs[DSR_NPARAMS] = {
 	DEF(SUBNET, 0, 0, U32_MAX),
 	DEF(SUBNET_PREFIX, 0, 0, 32),
 	DEF(TIMER_MS, 10, 1, 1000),
+	DEF(ADAPTIVE_RTO, 1, 0, 1),
+	DEF(RTO_MIN_MS, 50, 1, 60000),
+	DEF(RTO_MAX_MS, 2000, 1, 60000),
+	DEF(QUEUE_HEURISTIC, 1, 0, 1),
+	DEF(QUEUE_THRESH, 5, 0, 100000),
+	DEF(QUEUE_INCR_MS, 20, 0, 10000),
+	DEF(SLAVE_QDISC, 1, 0, 1),
 };
 
 void dsr_params_default(u32 *param)
@@ -105,6 +112,7 @@ const char *const dsr_stat_names[DSR_S_MAX] = {
 	[DSR_S_TX_TOO_BIG] = "tx_too_big",
 	[DSR_S_NO_ADDRESS] = "no_address",
 	[DSR_S_NOMEM] = "nomem",
+	[DSR_S_SLAVE_QDISC_FAILED] = "slave_qdisc_failed",
 	[DSR_S_UNKNOWN_OPT] = "unknown_option",
 	[DSR_S_MALFORMED_IP] = "malformed_ip",
 	[DSR_S_BAD_FIRST + DSR_BAD_TRUNCATED - 1] = "malformed_truncated",

@@ -116,6 +116,13 @@ static const struct attr_desc attrs[DSR_A_MAX + 1] = {
 	[DSR_A_P_SUBNET]	= { "subnet", NULL, AT_ADDR },
 	PARAM(SUBNET_PREFIX, "subnet_prefix"),
 	PARAM(TIMER_MS, "timer_ms"),
+	PARAM(ADAPTIVE_RTO, "adaptive_rto"),
+	PARAM(RTO_MIN_MS, "rto_min_ms"),
+	PARAM(RTO_MAX_MS, "rto_max_ms"),
+	PARAM(QUEUE_HEURISTIC, "queue_heuristic"),
+	PARAM(QUEUE_THRESH, "queue_thresh"),
+	PARAM(QUEUE_INCR_MS, "queue_incr_ms"),
+	PARAM(SLAVE_QDISC, "slave_qdisc"),
 };
 
 static const char *const event_names[] = {

@@ -125,11 +125,23 @@ enum dsr_attr {
 	DSR_A_P_SUBNET,		/* u32 (be): the ad hoc subnet ... */
 	DSR_A_P_SUBNET_PREFIX,	/* ... and its prefix length (gateway) */
 	DSR_A_P_TIMER_MS,
+	/* per-next-hop adaptive retransmission timer (RFC 6298 + CMU queue) */
+	DSR_A_P_ADAPTIVE_RTO,	/* 0: the fixed timeouts above */
+	DSR_A_P_RTO_MIN_MS,
+	DSR_A_P_RTO_MAX_MS,
+	DSR_A_P_QUEUE_HEURISTIC,	/* 0: off */
+	DSR_A_P_QUEUE_THRESH,	/* packets in the slave's queue */
+	DSR_A_P_QUEUE_INCR_MS,	/* per queued packet over the threshold */
+	DSR_A_P_SLAVE_QDISC,	/* 1: dsrprio on every slave it enslaves */
+	/* the neighbour's estimator (NEIGH dumps), us */
+	DSR_A_SRTT_US,		/* u32 */
+	DSR_A_RTTVAR_US,	/* u32 */
+	DSR_A_RTT_SAMPLES,	/* u32 */
 	__DSR_A_MAX,
 };
 
 #define DSR_A_MAX (__DSR_A_MAX - 1)
 #define DSR_A_P_FIRST DSR_A_P_DISCOVERY_HOP_LIMIT
-#define DSR_A_P_LAST DSR_A_P_TIMER_MS
+#define DSR_A_P_LAST DSR_A_P_SLAVE_QDISC
 
 #endif /* _UAPI_LINUX_AH_DSR_H */
