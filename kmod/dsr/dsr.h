@@ -13,6 +13,7 @@
 
 #include <linux/ah_dsr.h>
 #include <linux/ip.h>
+#include <linux/ktime.h>
 #include <linux/netdevice.h>
 #include <linux/netfilter.h>
 #include <linux/skbuff.h>
@@ -22,6 +23,7 @@
 #include "opt.h"
 #include "rcache.h"
 #include "rreq.h"
+#include "rtt.h"
 
 #define DSR_NPARAMS		(DSR_A_P_LAST - DSR_A_P_FIRST + 1)
 #define DSR_P(priv, name)	READ_ONCE((priv)->param[DSR_A_P_##name - DSR_A_P_FIRST])
@@ -103,7 +105,8 @@ struct dsr_neigh {
 	struct dsr_slave *slave;
 	u64 heard;			/* ms: last frame from it */
 	u64 confirmed;			/* ms: last ack from it, 0 never */
-	u32 rto_ms;			/* see dsr_neigh_rto() */
+	u32 rto_ms;			/* the last used: dsr_neigh_rto() */
+	struct dsr_rtt rtt;		/* its estimator (adaptive_rto) */
 	u64 tx, retx, acked;
 };
 
@@ -119,7 +122,8 @@ struct dsr_maint {
 	u8 tries;			/* transmissions so far */
 	bool explicit;			/* last transmission asked for an ack */
 	u16 ack_id;
-	u64 sent, deadline;		/* ms */
+	u64 first, sent, deadline;	/* ms */
+	u64 sent_us;			/* us, for RTT samples (Karn: tries 1) */
 };
 
 /*
@@ -191,6 +195,11 @@ static inline void dsr_stat(struct dsr_priv *priv, enum dsr_stat s)
 }
 
 u64 dsr_now(void);
+static inline u64 dsr_now_us(void)
+{
+	return ktime_to_us(ktime_get());
+}
+
 __be32 dsr_self(const struct dsr_priv *priv);
 
 /* params.c */
@@ -213,6 +222,7 @@ void dsr_neigh_heard(struct dsr_priv *priv, __be32 addr, const u8 *mac,
 		     struct dsr_slave *slave);
 void dsr_neigh_slave_gone(struct dsr_priv *priv, struct dsr_slave *slave);
 void dsr_neigh_flush(struct dsr_priv *priv);
+void dsr_neigh_rtt_sample(struct dsr_priv *priv, const struct dsr_maint *m);
 u32 dsr_neigh_rto(struct dsr_priv *priv, struct dsr_neigh *n,
 		  const struct dsr_maint *m);
 

@@ -6,6 +6,7 @@
  * Bounded: DSR_MAX_NEIGH per device, the one heard least recently goes.
  */
 #include <linux/etherdevice.h>
+#include <net/sch_generic.h>
 
 #include "dsr.h"
 
@@ -41,6 +42,9 @@ void dsr_neigh_heard(struct dsr_priv *priv, __be32 addr, const u8 *mac,
 		}
 		*n = (struct dsr_neigh){ .list = n->list, .addr = addr };
 		n->rto_ms = DSR_P(priv, ACK_TIMEOUT_MS);
+		dsr_rtt_init(&n->rtt, n->rto_ms * USEC_PER_MSEC,
+			     DSR_P(priv, RTO_MIN_MS) * USEC_PER_MSEC,
+			     DSR_P(priv, RTO_MAX_MS) * USEC_PER_MSEC);
 	}
 	ether_addr_copy(n->mac, mac);
 	n->slave = slave;
@@ -73,17 +77,84 @@ void dsr_neigh_flush(struct dsr_priv *priv)
 }
 
 /*
+ * An acknowledgment for m arrived: one RTT sample for its next hop, unless
+ * m was sent more than once (Karn: which transmission was acknowledged
+ * is unknown).  The sample runs from DSR's transmission to the ack, so
+ * it includes the time m waited in our own interface queue.
+ */
+void dsr_neigh_rtt_sample(struct dsr_priv *priv, const struct dsr_maint *m)
+{
+	struct dsr_neigh *n;
+
+	if (m->tries != 1)
+		return;
+	n = dsr_neigh_find(priv, m->nexthop);
+	if (!n)
+		return;
+	dsr_rtt_sample(&n->rtt, (u32)min_t(u64, dsr_now_us() - m->sent_us,
+					   U32_MAX),
+		       DSR_P(priv, RTO_MIN_MS) * USEC_PER_MSEC,
+		       DSR_P(priv, RTO_MAX_MS) * USEC_PER_MSEC);
+}
+
+/*
+ * Packets in the transmit queue of the slave that reaches n: the root
+ * qdisc's backlog, or with a multiqueue root (mq) the sum over the queues.
+ * Qdiscs are freed after an RCU grace period.
+ */
+static unsigned int dsr_slave_qlen(const struct dsr_slave *s)
+{
+	struct net_device *dev = s->dev;
+	unsigned int i, len = 0;
+	struct Qdisc *q;
+
+	rcu_read_lock();
+	q = rcu_dereference(dev->qdisc);
+	if (q && (q->flags & TCQ_F_MQROOT)) {
+		for (i = 0; i < dev->real_num_tx_queues; i++) {
+			q = rcu_dereference(netdev_get_tx_queue(dev, i)->qdisc);
+			if (q)
+				len += qdisc_qlen_sum(q);
+		}
+	} else if (q) {
+		len = qdisc_qlen_sum(q);
+	}
+	rcu_read_unlock();
+	return len;
+}
+
+/*
  * The retransmission timeout for the next transmission of m to n: the one
- * place that decides it.  Here a fixed value per kind of acknowledgment
- * awaited (PassiveAckTimeout, or AckTimeout for a network-layer ack);
- * n->rto_ms is where an adaptive per-next-hop estimate will live.
+ * place that decides it, in ms.  adaptive_rto: n's estimate (RFC 6298 over
+ * acknowledgment round trips, clamped to [rto_min_ms, rto_max_ms]), plus
+ * with queue_heuristic queue_incr_ms per packet in the slave's transmit
+ * queue when it holds more than queue_thresh (seed 004 section 6.3), then
+ * doubled per earlier transmission of m, never above rto_max_ms.  It is
+ * the same for a passive and an explicit acknowledgment: both come back
+ * over the same link, after the next hop has handled the packet.
+ * Otherwise the fixed PassiveAckTimeout or AckTimeout of RFC 4728.
  */
 u32 dsr_neigh_rto(struct dsr_priv *priv, struct dsr_neigh *n,
 		  const struct dsr_maint *m)
 {
-	if (!m->explicit)
-		return DSR_P(priv, PASSIVE_ACK_TIMEOUT_MS);
-	if (n)
-		n->rto_ms = DSR_P(priv, ACK_TIMEOUT_MS);
-	return DSR_P(priv, ACK_TIMEOUT_MS);
+	u32 lo = DSR_P(priv, RTO_MIN_MS) * USEC_PER_MSEC;
+	u32 hi = max(DSR_P(priv, RTO_MAX_MS) * USEC_PER_MSEC, lo);
+	u32 rto;
+
+	if (!DSR_P(priv, ADAPTIVE_RTO) || !n) {
+		rto = m->explicit ? DSR_P(priv, ACK_TIMEOUT_MS) :
+				    DSR_P(priv, PASSIVE_ACK_TIMEOUT_MS);
+		if (n)
+			n->rto_ms = rto;
+		return rto;
+	}
+	rto = clamp(n->rtt.rto, lo, hi);
+	if (DSR_P(priv, QUEUE_HEURISTIC))
+		rto = dsr_rto_queue(rto, dsr_slave_qlen(n->slave),
+				    DSR_P(priv, QUEUE_THRESH),
+				    DSR_P(priv, QUEUE_INCR_MS) * USEC_PER_MSEC,
+				    hi);
+	rto = dsr_rto_backoff(rto, m->tries, hi);
+	n->rto_ms = DIV_ROUND_UP(rto, USEC_PER_MSEC);
+	return n->rto_ms;
 }

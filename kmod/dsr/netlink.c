@@ -225,6 +225,14 @@ static int dsr_cmd_set_params(struct sk_buff *skb, struct genl_info *info)
 		}
 		np[a - DSR_A_P_FIRST] = nla_get_u32(attr);
 	}
+	if (np[DSR_A_P_RTO_MIN_MS - DSR_A_P_FIRST] >
+	    np[DSR_A_P_RTO_MAX_MS - DSR_A_P_FIRST]) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[DSR_A_P_RTO_MIN_MS] ? :
+				    info->attrs[DSR_A_P_RTO_MAX_MS],
+				    "rto_min_ms is above rto_max_ms");
+		return -EINVAL;
+	}
 	err = dsr_resize_tables(priv, np, info->extack);
 	if (err)
 		return err;
@@ -431,6 +439,9 @@ static int dsr_fill_neigh(struct sk_buff *msg, struct dsr_priv *priv,
 		    nla_put(msg, DSR_A_MAC, ETH_ALEN, n->mac) ||
 		    nla_put_u32(msg, DSR_A_SLAVE, n->slave->dev->ifindex) ||
 		    nla_put_u32(msg, DSR_A_RTO_MS, n->rto_ms) ||
+		    nla_put_u32(msg, DSR_A_SRTT_US, n->rtt.srtt) ||
+		    nla_put_u32(msg, DSR_A_RTTVAR_US, n->rtt.rttvar) ||
+		    nla_put_u32(msg, DSR_A_RTT_SAMPLES, n->rtt.samples) ||
 		    nla_put_u64_64bit(msg, DSR_A_TX, n->tx, DSR_A_PAD) ||
 		    nla_put_u64_64bit(msg, DSR_A_RETX, n->retx, DSR_A_PAD) ||
 		    nla_put_u64_64bit(msg, DSR_A_ACKED, n->acked, DSR_A_PAD) ||

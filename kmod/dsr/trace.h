@@ -87,22 +87,28 @@ TRACE_EVENT(dsr_recv,
 /* the next hop acknowledged a packet */
 TRACE_EVENT(dsr_ack,
 	TP_PROTO(const struct net_device *dev, __be32 from, bool passive,
-		 unsigned int rtt_ms),
-	TP_ARGS(dev, from, passive, rtt_ms),
+		 unsigned int rtt_ms, unsigned int tries, unsigned int first_ms),
+	TP_ARGS(dev, from, passive, rtt_ms, tries, first_ms),
 	TP_STRUCT__entry(
 		__string(dev, dev->name)
 		__field(__be32, from)
 		__field(bool, passive)
 		__field(unsigned int, rtt_ms)
+		__field(unsigned int, tries)
+		__field(unsigned int, first_ms)
 	),
 	TP_fast_assign(
 		dsr_assign_dev(dev);
 		__entry->from = from;
 		__entry->passive = passive;
 		__entry->rtt_ms = rtt_ms;
+		__entry->tries = tries;
+		__entry->first_ms = first_ms;
 	),
-	TP_printk("%s from %pI4 %s rtt %ums", __get_str(dev), &__entry->from,
-		  __entry->passive ? "passive" : "explicit", __entry->rtt_ms)
+	TP_printk("%s from %pI4 %s rtt %ums tries %u since_first %ums",
+		  __get_str(dev), &__entry->from,
+		  __entry->passive ? "passive" : "explicit", __entry->rtt_ms,
+		  __entry->tries, __entry->first_ms)
 );
 
 /* the route cache changed: a route learned or a link removed */

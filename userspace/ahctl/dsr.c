@@ -81,6 +81,9 @@ static const struct attr_desc attrs[DSR_A_MAX + 1] = {
 	[DSR_A_MAC]		= { "mac", "lladdr", AT_MAC },
 	[DSR_A_SLAVE]		= { "slave", "dev", AT_IFINDEX },
 	[DSR_A_RTO_MS]		= { "rto_ms", "rto", AT_MS },
+	[DSR_A_SRTT_US]		= { "srtt_us", "srtt_us", AT_U32 },
+	[DSR_A_RTTVAR_US]	= { "rttvar_us", "rttvar_us", AT_U32 },
+	[DSR_A_RTT_SAMPLES]	= { "rtt_samples", "samples", AT_U32 },
 	[DSR_A_TX]		= { "tx", NULL, AT_U64 },
 	[DSR_A_RETX]		= { "retx", NULL, AT_U64 },
 	[DSR_A_ACKED]		= { "acked", NULL, AT_U64 },
@@ -390,8 +393,9 @@ static const struct col route_cols[] = {
 };
 
 static const struct col neigh_cols[] = {
-	BARE(ADDR), COL(MAC), COL(SLAVE), COL(RTO_MS), COL(TX), COL(RETX),
-	COL(ACKED), COL(AGE_MS), { .id = 0 },
+	BARE(ADDR), COL(MAC), COL(SLAVE), COL(SRTT_US), COL(RTTVAR_US),
+	COL(RTO_MS), COL(RTT_SAMPLES), COL(TX), COL(RETX), COL(ACKED),
+	COL(AGE_MS), { .id = 0 },
 };
 
 static const struct col buffer_cols[] = {
