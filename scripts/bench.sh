@@ -10,4 +10,8 @@ K=${K%% *}
 OUT=$ROOT/build/bench-$K.md
 "$ROOT/scripts/vm.sh" "$K" "for b in bench/*.sh; do echo \"## \$b\"; \$b; done" |
 	grep -v '^\[ *[0-9.]*\] ' | tee "$OUT"
+if [[ -s $ROOT/build/bench-fig8/with.rto ]]; then
+	/usr/bin/python3 "$ROOT/scripts/plot-fig8.py" "$ROOT/build/bench-fig8" \
+		"$ROOT/docs/fig8-rto.png" && echo "bench: docs/fig8-rto.png"
+fi
 echo "bench: results in $OUT"

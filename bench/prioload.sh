@@ -1,0 +1,32 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs in the guest (scripts/bench.sh boots it).  Priority under load:
+# Route Discovery time and explicit acknowledgement delay while a UDP flow
+# saturates a 3-hop path, with dsrprio and with pfifo_fast under a tbf of
+# the radio's rate on every node (selftests/lib/prioload.sh has the
+# details).  PRIOLOAD_RUNS runs of each (default 3), alternating.
+#
+#   1 --- 2 --- 3 --- 4 --- 5     UDP 1 -> 4; 1 discovers 5; 2 pings 1
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+source "$ROOT/selftests/lib.sh"
+source "$ROOT/selftests/lib/prioload.sh"
+RUNS=${PRIOLOAD_RUNS:-3}
+
+main() {
+	local i k r
+	prioload_setup || { echo "prioload: set-up failed"; return 1; }
+	echo "tbf rate $PRIOLOAD_RATE on every node, UDP offered 20 Mbit/s from 1 to 4"
+	echo
+	echo "| qdisc | run | discovery 1 -> 5 ms | explicit ack delay median ms | acks | UDP Mbit/s |"
+	echo "|---|---:|---:|---:|---:|---:|"
+	for ((i = 1; i <= RUNS; i++)); do
+		for k in pfifo_fast dsrprio; do
+			read -r -a r < <(prioload_run "$k" 12)
+			echo "| $k | $i | ${r[0]:--} | ${r[1]:--} | ${r[2]:--} | ${r[3]:--} |"
+		done
+	done
+}
+
+main

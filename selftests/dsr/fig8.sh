@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The adaptive retransmission timer under transient congestion, after seed
+# 004 Figure 8: A sends 300 Echo Requests at 10/s to its neighbour B while
+# A's interface queue is held (sch_plug "block") for 3 s and serviced for
+# 10 s, alternately; once without and once with the queue-length heuristic.
+# The paper counted 118 DSR retransmissions without and 16 with it, and a
+# largest RTO of 240 ms without and 810 ms with it.  Here the heuristic
+# must raise the RTO during the stalls (largest RTO at least twice the
+# other run's); both runs' retransmissions and losses are reported.  The
+# paper's 1/4 retransmission ratio is not reached (docs/dsr.md says why).
+#
+#   1 (A) ------ hub ------ 2 (B)      A's eth0: plug qdisc at the root
+source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/fig8.sh"
+
+require_cmd jq ahctl ethtool tc
+
+test_fig8() {
+	local dir without with
+	shared || return 1
+	dir=$(mktemp -d)
+	read -r -a without < <(fig8_run 0 300 3 10 "$dir/without") &&
+	read -r -a with < <(fig8_run 1 300 3 10 "$dir/with") || return 1
+	diag "without the heuristic: ${without[0]} retransmissions," \
+		"${without[1]} echoes lost, ${without[2]} duplicates"
+	diag "with the heuristic:    ${with[0]} retransmissions," \
+		"${with[1]} echoes lost, ${with[2]} duplicates"
+	local max0 max1
+	max0=$(sort -k3 -n "$dir/without.rto" 2>/dev/null | tail -1 | cut -d' ' -f3)
+	max1=$(sort -k3 -n "$dir/with.rto" 2>/dev/null | tail -1 | cut -d' ' -f3)
+	diag "largest RTO used: without ${max0:-?} ms, with ${max1:-?} ms"
+	rm -rf "$dir"
+	check "the stalls cost retransmissions without the heuristic" \
+		test "${without[0]}" -ge 4 &&
+	check "RTOs traced" test -n "$max0" -a -n "$max1" &&
+	check "the heuristic raised the RTO in the stalls (at least 2x)" \
+		test "$max1" -ge $((2 * max0))
+}
+
+test_neigh_rto() {
+	local j
+	shared || return 1
+	dsr_ping_ok 1 2 5 || return 1
+	j=$(dsr 1 -j neigh show dsr0)
+	diag "$j"
+	check "B has RTT samples at A" \
+		test "$(jq --arg b "$(node_ip 2)" '.[] | select(.addr == $b) | .rtt_samples' <<< "$j")" -ge 1 &&
+	check "and an RTO within [rto_min_ms, rto_max_ms]" \
+		jq -e --arg b "$(node_ip 2)" \
+			'.[] | select(.addr == $b) | .rto_ms >= 50 and .rto_ms <= 2000' <<< "$j" >/dev/null
+}
+
+shared_setup fig8_setup
+ktap_begin 2
+run_case "per-next-hop SRTT, RTTVAR and RTO in neigh show" test_neigh_rto
+if skip_in_debug_lane "Figure 8 runs 70 s of wall-clock stalls"; then
+	ktap_skip "Figure 8: queue heuristic against transient congestion" "debug lane"
+else
+	run_case "Figure 8: queue heuristic against transient congestion" test_fig8
+fi
+ktap_end

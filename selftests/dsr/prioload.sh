@@ -1,0 +1,68 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# dsrprio under load: with a saturating UDP flow across 3 hops, a Route
+# Discovery and explicit acknowledgements get through dsrprio's top band
+# much faster than through pfifo_fast, where they wait behind the data;
+# and a TCP transfer through dsrprio sees no reordering.
+#
+#   1 --- 2 --- 3 --- 4 --- 5     hub + macfilter line, tbf (the radio
+#                                 rate) at each eth0's root, the qdisc
+#                                 under test under it
+source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/prioload.sh"
+
+require_cmd jq ahctl ethtool iperf3 tc
+
+test_control_first() {
+	local p d
+	shared || return 1
+	read -r -a p < <(prioload_run pfifo_fast 12) &&
+	read -r -a d < <(prioload_run dsrprio 12) || return 1
+	diag "pfifo_fast: discovery ${p[0]} ms, explicit ack median ${p[1]} ms" \
+		"(${p[2]} acks), UDP ${p[3]} Mbit/s"
+	diag "dsrprio:    discovery ${d[0]} ms, explicit ack median ${d[1]} ms" \
+		"(${d[2]} acks), UDP ${d[3]} Mbit/s"
+	check "dsrprio: the discovery under load succeeded" test "${d[0]}" != - &&
+	check "dsrprio: explicit acks came back in time" test "${d[2]}" -ge 5 &&
+	check "  more of them than with pfifo_fast" test "${d[2]}" -gt "${p[2]}" &&
+	check "discovery at most half as long as with pfifo_fast" \
+		awk -v d="${d[0]}" -v p="${p[0]}" 'BEGIN { exit !(p == "-" || 2 * d <= p) }' &&
+	check "explicit acks at most half as late as with pfifo_fast" \
+		awk -v d="${d[1]}" -v p="${p[1]}" 'BEGIN { exit !(p == "-" || 2 * d <= p) }'
+}
+
+# TcpExtTCPOFOQueue of NODE: segments its TCP put in the out-of-order queue
+ofo() {
+	nsexec "$1" nstat -az TcpExtTCPOFOQueue | awk '$1 == "TcpExtTCPOFOQueue" { print $2 }'
+}
+
+test_tcp_order() {
+	local o0 r0 out rc=0
+	shared || return 1
+	prioload_clear
+	prioload_qdisc dsrprio || return 1
+	dsr_ping_ok 1 4 3 || dsr_ping_ok 1 4 3
+	o0=$(ofo 4)
+	r0=$(dsr_stat 1 retransmissions)
+	nsexec 4 iperf3 -s -D -1 -p 5203 >/dev/null 2>&1
+	sleep 0.5
+	out=$(nsexec 1 iperf3 -c "$(node_ip 4)" -p 5203 -n 512K -J) || rc=$?
+	diag "TCP 512 KiB over 3 hops through dsrprio:" \
+		"$(jq '.end.sum_received.bits_per_second / 1e6 * 100 | floor / 100' <<< "$out") Mbit/s," \
+		"out-of-order segments at 4: $(($(ofo 4) - o0))," \
+		"DSR retransmissions at 1: $(($(dsr_stat 1 retransmissions) - r0))"
+	check "the transfer completed" test "$rc" -eq 0 &&
+	check "no segment arrived out of order" test "$(ofo 4)" -eq "$o0"
+	rc=$?
+	prioload_clear
+	return $rc
+}
+
+# timed load runs; prio.sh covers the qdisc's code paths in the debug lane
+skip_in_debug_lane "load runs: prio.sh covers the qdisc" && exit "$ksft_skip"
+shared_setup prioload_setup
+ktap_begin 2
+run_case "control packets first under load" test_control_first
+run_case "TCP through dsrprio: no reordering" test_tcp_order
+ktap_end
