@@ -66,8 +66,8 @@ prioload_median() {
 		print n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }'
 }
 
-# prioload_run KIND SECS: prints "discovery_ms ack_median_ms acks
-# udp_mbit"; discovery_ms is "-" when 2 got no answer from 5
+# prioload_run KIND SECS: prints "discovery_ms ack_median_ms acks";
+# discovery_ms is "-" when 2 got no answer from 5
 prioload_run() {
 	local kind=$1 secs=${2:-12} disc acks traced=0 udp
 	prioload_clear
@@ -101,8 +101,7 @@ prioload_run() {
 			"$PRIOLOAD_TRACEFS/trace" |
 			sed -n 's/.* rtt \([0-9]*\)ms.*/\1/p')
 	fi
-	echo "${disc:--} $(prioload_median <<< "$acks") $(grep -c . <<< "$acks")" \
-		"$(jq '.end.sum.bits_per_second * (100 - .end.sum.lost_percent) / 1e8 | . * 100 | floor / 100' "$udp" 2>/dev/null || echo -)"
+	echo "${disc:--} $(prioload_median <<< "$acks") $(grep -c . <<< "$acks")"
 	rm -f "$udp"
 	prioload_clear
 }
