@@ -70,11 +70,12 @@ test_slave_qdisc() {
 
 # recv N: on 2, print the payloads of N UDP datagrams in order of arrival
 recv() {
-	nsexec 2 "$PYTHON" - "$1" <<-'EOF'
+	nsexec 2 "$PYTHON" - "$1" "$((10 * ${AH_TIME_SCALE:-1}))" <<-'EOF'
 		import socket, sys
 		s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 		s.bind(("", 5000))
-		s.settimeout(10)
+		# the sender starts after "ready": slow on the debug kernel
+		s.settimeout(int(sys.argv[2]))
 		print("ready", flush=True)
 		for _ in range(int(sys.argv[1])):
 		    try:
