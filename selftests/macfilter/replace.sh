@@ -24,7 +24,7 @@ test_atomic_replace() {
 	mf 1 attach dev eth0 || return 1
 	nsexec 1 "$PYTHON" "$AH_ROOT/selftests/lib/frames.py" recv eth0 \
 		--out "$log" --duration 120 &
-	busywait 5000 grep -qs ready "$log" || return 1
+	busywait 20000 grep -qs ready "$log" || return 1
 	send_frames 3 1000000 --duration 40 --pps 2000 &
 	send_frames 4 1000000 --duration 40 --pps 2000 &
 	sleep 1
