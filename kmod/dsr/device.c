@@ -74,11 +74,16 @@ void dsr_kick(struct dsr_priv *priv)
 			  jiffies + msecs_to_jiffies(DSR_P(priv, TIMER_MS)));
 }
 
+/*
+ * Every timer_ms while anything waits: Route Discovery, the Send Buffer,
+ * Route Maintenance.  timer_runs and timer_ns count its cost (the locked
+ * part; the frames it sends are the senders' cost).
+ */
 static void dsr_timer(struct timer_list *t)
 {
 	struct dsr_priv *priv = from_timer(priv, t, timer);
+	u64 t0 = ktime_get_ns(), now = dsr_now();
 	struct sk_buff_head out;
-	u64 now = dsr_now();
 
 	__skb_queue_head_init(&out);
 	spin_lock(&priv->lock);
@@ -95,6 +100,8 @@ static void dsr_timer(struct timer_list *t)
 	if (dsr_has_work(priv))
 		dsr_kick(priv);
 	spin_unlock(&priv->lock);
+	atomic_long_add(ktime_get_ns() - t0, &priv->stats[DSR_S_TIMER_NS]);
+	dsr_stat(priv, DSR_S_TIMER_RUNS);
 	dsr_out_flush(&out);
 }
 

@@ -32,6 +32,8 @@
 #define DSR_MAX_NEIGH		256
 #define DSR_MAX_DISC		64
 #define DSR_MAX_FWDQ		64
+/* a queued transmission is waited for at most this many rto_max_ms */
+#define DSR_HOLD_MAX_RTOS	8
 #define DSR_EXTRA_MAX		(DSR_RREP_SIZE(DSR_MAX_PATH) + 4)
 
 enum dsr_stat {
@@ -81,6 +83,10 @@ enum dsr_stat {
 	DSR_S_NO_ADDRESS,
 	DSR_S_NOMEM,
 	DSR_S_SLAVE_QDISC_FAILED,
+	DSR_S_REXMT_HELD,
+	DSR_S_BREAK_HELD,
+	DSR_S_TIMER_RUNS,
+	DSR_S_TIMER_NS,
 	DSR_S_UNKNOWN_OPT,
 	DSR_S_MALFORMED_IP,
 	/* one per enum dsr_bad, in its order (DSR_OK excluded) */
@@ -114,6 +120,7 @@ struct dsr_neigh {
 struct dsr_maint {
 	struct list_head list;
 	struct sk_buff *skb;		/* the frame as first sent */
+	struct sk_buff *rtx;		/* clone of the last retransmission */
 	__be32 nexthop;
 	__be32 saddr, daddr;		/* passive ack key */
 	__be16 ip_id, frag_off;

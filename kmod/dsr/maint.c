@@ -9,6 +9,9 @@
  * MaxMaintRexmt retransmissions the link is broken: it leaves the route
  * cache and enters hold-down, a Route Error goes to each originator, and
  * each packet is salvaged over another cached route if there is one.
+ * A transmission still in our own interface queue has not tested the link:
+ * its expiry never breaks the link and, with hold_queued, is not
+ * retransmitted either (dsr_maint_hold()).
  */
 #include <linux/etherdevice.h>
 #include <linux/ip.h>
@@ -23,6 +26,7 @@ static void dsr_maint_free(struct dsr_priv *priv, struct dsr_maint *m)
 	list_del(&m->list);
 	priv->n_maint--;
 	kfree_skb(m->skb);
+	kfree_skb(m->rtx);
 	kfree(m);
 }
 
@@ -235,7 +239,49 @@ static void dsr_retransmit(struct dsr_priv *priv, struct dsr_maint *m,
 	}
 	if (m->explicit)
 		dsr_stat(priv, DSR_S_ACK_REQ_SENT);
-	dsr_frame(priv, skb, m->nexthop, out);
+	if (dsr_frame(priv, skb, m->nexthop, out))
+		return;
+	/* shares the frame's data while the frame is in this host */
+	kfree_skb(m->rtx);
+	m->rtx = skb_clone(skb_peek_tail(out), GFP_ATOMIC);
+}
+
+/*
+ * Whether the last transmission of m is still in this host: in the
+ * slave's qdisc or its driver, not yet on the medium.  The clone we keep
+ * shares its data with the frame handed to the device until the device
+ * (or, on a veth, the receiver) lets go of that frame.  Without a clone of
+ * a retransmission (no memory), the first transmission tells.
+ */
+static bool dsr_maint_queued(const struct dsr_maint *m)
+{
+	return skb_cloned(m->rtx ?: m->skb);
+}
+
+/*
+ * The timer of m expired.  If its last transmission is still in our own
+ * interface queue (a driver that does not service it, a congested
+ * medium), nothing has reached the next hop: the link is not at fault, so
+ * a last expiry waits instead of breaking it, and with hold_queued no
+ * retransmission joins the queue behind the first copy either (Linux TCP:
+ * skb_still_in_host_queue()).  The timer is armed again.  A queue that has
+ * not moved for DSR_HOLD_MAX_RTOS times rto_max_ms is no longer waited
+ * for.  Returns true if m was held.
+ */
+static bool dsr_maint_hold(struct dsr_priv *priv, struct dsr_maint *m,
+			   u64 now)
+{
+	bool last = m->tries > DSR_P(priv, MAX_MAINT_REXMT);
+
+	if (!last && !DSR_P(priv, HOLD_QUEUED))
+		return false;
+	if (now - m->first >= (u64)DSR_HOLD_MAX_RTOS * DSR_P(priv, RTO_MAX_MS) ||
+	    !dsr_maint_queued(m))
+		return false;
+	dsr_stat(priv, last ? DSR_S_BREAK_HELD : DSR_S_REXMT_HELD);
+	m->deadline = now + dsr_neigh_rto(priv,
+					  dsr_neigh_find(priv, m->nexthop), m);
+	return true;
 }
 
 static void dsr_send_rerr(struct dsr_priv *priv, __be32 orig, u8 salvage,
@@ -335,6 +381,7 @@ void dsr_link_failed(struct dsr_priv *priv, __be32 nexthop,
 			}
 		}
 		dsr_maint_reroute(priv, m, out);
+		kfree_skb(m->rtx);
 		kfree(m);
 	}
 }
@@ -345,7 +392,7 @@ void dsr_maint_tick(struct dsr_priv *priv, u64 now, struct sk_buff_head *out)
 	__be32 broken = 0;
 
 	list_for_each_entry_safe(m, tmp, &priv->maint, list) {
-		if (m->deadline > now)
+		if (m->deadline > now || dsr_maint_hold(priv, m, now))
 			continue;
 		if (m->tries > DSR_P(priv, MAX_MAINT_REXMT)) {
 			broken = m->nexthop;

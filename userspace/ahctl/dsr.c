@@ -126,6 +126,7 @@ static const struct attr_desc attrs[DSR_A_MAX + 1] = {
 	PARAM(QUEUE_THRESH, "queue_thresh"),
 	PARAM(QUEUE_INCR_MS, "queue_incr_ms"),
 	PARAM(SLAVE_QDISC, "slave_qdisc"),
+	PARAM(HOLD_QUEUED, "hold_queued"),
 };
 
 static const char *const event_names[] = {
