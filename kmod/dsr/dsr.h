@@ -128,6 +128,7 @@ struct dsr_maint {
 #define DSR_NO_SRT		0xff	/* no source route */
 	u8 tries;			/* transmissions so far */
 	bool explicit;			/* last transmission asked for an ack */
+	bool held;			/* timer expired while still queued */
 	u16 ack_id;
 	u64 first, sent, deadline;	/* ms */
 	u64 sent_us;			/* us, for RTT samples (Karn: tries 1) */

@@ -279,6 +279,7 @@ static bool dsr_maint_hold(struct dsr_priv *priv, struct dsr_maint *m,
 	    !dsr_maint_queued(m))
 		return false;
 	dsr_stat(priv, last ? DSR_S_BREAK_HELD : DSR_S_REXMT_HELD);
+	m->held = true;
 	m->deadline = now + dsr_neigh_rto(priv,
 					  dsr_neigh_find(priv, m->nexthop), m);
 	return true;

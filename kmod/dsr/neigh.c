@@ -79,14 +79,17 @@ void dsr_neigh_flush(struct dsr_priv *priv)
 /*
  * An acknowledgment for m arrived: one RTT sample for its next hop, unless
  * m was sent more than once (Karn: which transmission was acknowledged
- * is unknown).  The sample runs from DSR's transmission to the ack, so
- * it includes the time m waited in our own interface queue.
+ * is unknown) or its timer expired while it was still in our own queue
+ * (the sample would measure a stalled queue, which dsr_maint_hold()
+ * already waits for, and keep the RTO at its maximum long after).  The
+ * sample runs from DSR's transmission to the ack, so it includes the
+ * time m waited in our own interface queue.
  */
 void dsr_neigh_rtt_sample(struct dsr_priv *priv, const struct dsr_maint *m)
 {
 	struct dsr_neigh *n;
 
-	if (m->tries != 1)
+	if (m->tries != 1 || m->held)
 		return;
 	n = dsr_neigh_find(priv, m->nexthop);
 	if (!n)
