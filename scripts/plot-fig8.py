@@ -1,13 +1,15 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """Seed 004 Figure 8 (c) and (d) from bench/fig8.sh: the retransmission
-timeout DSR used for each packet node A transmitted, over time, without and
-with the queue-length heuristic.
+timeout DSR used for each packet node A transmitted, over time: the paper's
+node (hold_queued 0) without and with the queue-length heuristic, and the
+defaults (the heuristic and hold_queued).
 
     scripts/plot-fig8.py DIR OUT.png
 
-DIR holds without.rto and with.rto: "seconds try rto_ms" per transmission
-(tracepoint dsr_xmit).  Retransmissions (try > 1) are drawn as crosses."""
+DIR holds without.rto, with.rto and hold-with.rto: "seconds try rto_ms"
+per transmission (tracepoint dsr_xmit).  Retransmissions (try > 1) are
+drawn as crosses."""
 import sys
 
 import matplotlib
@@ -35,9 +37,12 @@ def load(path):
 
 def main():
     d, out = sys.argv[1], sys.argv[2]
-    fig, axes = plt.subplots(2, 1, figsize=(8, 6), sharex=True, sharey=True)
-    for ax, name, title in zip(axes, ("without", "with"),
-                               ("(c) no heuristic", "(d) queue-length heuristic")):
+    runs = (("without", "(c) hold_queued 0, no heuristic"),
+            ("with", "(d) hold_queued 0, queue-length heuristic"),
+            ("hold-with", "(e) defaults: heuristic and hold_queued"))
+    fig, axes = plt.subplots(len(runs), 1, figsize=(8, 8), sharex=True,
+                             sharey=True)
+    for ax, (name, title) in zip(axes, runs):
         rows = load(f"{d}/{name}.rto")
         first = [(t, r) for t, tr, r in rows if tr == 1]
         again = [(t, r) for t, tr, r in rows if tr > 1]

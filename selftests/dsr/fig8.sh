@@ -4,12 +4,15 @@
 # The adaptive retransmission timer under transient congestion, after seed
 # 004 Figure 8: A sends 300 Echo Requests at 10/s to its neighbour B while
 # A's interface queue is held (sch_plug "block") for 3 s and serviced for
-# 10 s, alternately; once without and once with the queue-length heuristic.
-# The paper counted 118 DSR retransmissions without and 16 with it, and a
-# largest RTO of 240 ms without and 810 ms with it.  Here the heuristic
-# must raise the RTO during the stalls (largest RTO at least twice the
-# other run's); both runs' retransmissions and losses are reported.  The
-# paper's 1/4 retransmission ratio is not reached (docs/dsr.md says why).
+# 10 s, alternately.  The paper counted 118 DSR retransmissions without and
+# 16 with its queue-length heuristic, and a largest RTO of 240 ms without
+# and 810 ms with it.  Three runs: the paper's node (hold_queued 0: a
+# packet still in A's queue is retransmitted when its timer expires)
+# without and with the heuristic, then the defaults (heuristic and
+# hold_queued).  The heuristic must raise the RTO (at least 2x) and save
+# retransmissions; the defaults must retransmit at most a quarter of the
+# paper's node without the heuristic, and lose no echo.  (The heuristic
+# alone saves about half here, not the paper's 6/7: docs/dsr.md.)
 #
 #   1 (A) ------ hub ------ 2 (B)      A's eth0: plug qdisc at the root
 source "$(dirname "$0")/../lib.sh"
@@ -18,25 +21,32 @@ source "$(dirname "$0")/../lib/fig8.sh"
 require_cmd jq ahctl ethtool tc
 
 test_fig8() {
-	local dir without with
+	local dir without with dflt max0 max1
 	shared || return 1
 	dir=$(mktemp -d)
-	read -r -a without < <(fig8_run 0 300 3 10 "$dir/without") &&
-	read -r -a with < <(fig8_run 1 300 3 10 "$dir/with") || return 1
-	diag "without the heuristic: ${without[0]} retransmissions," \
-		"${without[1]} echoes lost, ${without[2]} duplicates"
-	diag "with the heuristic:    ${with[0]} retransmissions," \
-		"${with[1]} echoes lost, ${with[2]} duplicates"
-	local max0 max1
+	read -r -a without < <(fig8_run 0 0 300 3 10 "$dir/without") &&
+	read -r -a with < <(fig8_run 1 0 300 3 10 "$dir/with") &&
+	read -r -a dflt < <(fig8_run 1 1 300 3 10 "$dir/dflt") || return 1
+	diag "hold_queued 0, no heuristic: ${without[0]} retransmissions," \
+		"${without[1]} echoes lost, ${without[3]} link failures"
+	diag "hold_queued 0, heuristic:    ${with[0]} retransmissions," \
+		"${with[1]} echoes lost, ${with[3]} link failures"
+	diag "defaults:                    ${dflt[0]} retransmissions," \
+		"${dflt[1]} echoes lost, ${dflt[4]} expiries held"
 	max0=$(sort -k3 -n "$dir/without.rto" 2>/dev/null | tail -1 | cut -d' ' -f3)
 	max1=$(sort -k3 -n "$dir/with.rto" 2>/dev/null | tail -1 | cut -d' ' -f3)
 	diag "largest RTO used: without ${max0:-?} ms, with ${max1:-?} ms"
 	rm -rf "$dir"
 	check "the stalls cost retransmissions without the heuristic" \
-		test "${without[0]}" -ge 2 &&
+		test "${without[0]}" -ge 20 &&
 	check "RTOs traced" test -n "$max0" -a -n "$max1" &&
 	check "the heuristic raised the RTO in the stalls (at least 2x)" \
-		test "$max1" -ge $((2 * max0))
+		test "$max1" -ge $((2 * max0)) &&
+	check "the heuristic saved retransmissions" \
+		test "${with[0]}" -lt "${without[0]}" &&
+	check "the defaults retransmit at most 1/4 of the paper's node" \
+		test $((4 * dflt[0])) -le "${without[0]}" &&
+	check "the defaults lose no echo to the stalls" test "${dflt[1]}" -eq 0
 }
 
 test_neigh_rto() {

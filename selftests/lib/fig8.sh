@@ -30,15 +30,18 @@ fig8_tracefs() {
 	[[ -d $FIG8_TRACEFS/events/dsr/dsr_xmit ]]
 }
 
-# fig8_run HEURISTIC COUNT OFF_S ON_S OUT: one run, queue_heuristic
-# HEURISTIC (0/1), COUNT echoes at 10/s; the queue starts serviced for
-# 5 s, then OFF_S s not serviced and ON_S s serviced, again and again.
-# Writes OUT.ping (ping's output), OUT.rto (A's transmissions: seconds,
-# try, RTO in ms) when tracefs has the dsr events, and prints
-# "retransmissions lost duplicates".
+# fig8_run HEURISTIC HOLD COUNT OFF_S ON_S OUT: one run, queue_heuristic
+# HEURISTIC (0/1) and hold_queued HOLD (0: retransmit a packet still in
+# the queue, as the paper's node did), COUNT echoes at 10/s; the queue
+# starts serviced for 5 s, then OFF_S s not serviced and ON_S s serviced,
+# again and again.  Writes OUT.ping (ping's output), OUT.rto (A's
+# transmissions: seconds, try, RTO in ms) when tracefs has the dsr events,
+# and prints "retransmissions lost duplicates link_failures held", held:
+# expiries that waited for the queue instead of retransmitting or breaking.
 fig8_run() {
-	local h=$1 count=$2 off=$3 on=$4 out=$5 r0 r1 pid t sent recv dup traced=0
-	dsr 1 param set dsr0 queue_heuristic "$h" || return 1
+	local h=$1 hold=$2 count=$3 off=$4 on=$5 out=$6 pid t sent recv dup
+	local traced=0 s0 s1
+	dsr 1 param set dsr0 queue_heuristic "$h" hold_queued "$hold" || return 1
 	nsexec 1 tc qdisc replace dev eth0 root handle 1: plug limit 100000 &&
 	nsexec 1 tc qdisc change dev eth0 root handle 1: plug release_indefinite ||
 		return 1
@@ -53,23 +56,27 @@ fig8_run() {
 		echo 1 > "$FIG8_TRACEFS/events/dsr/dsr_xmit/enable"
 		echo 1 > "$FIG8_TRACEFS/tracing_on"
 	fi
-	r0=$(dsr_stat 1 retransmissions)
-	nsexec 1 ping -n -c "$count" -i 0.1 -W 5 "$(node_ip 2)" > "$out.ping" 2>&1 &
+	s0=$(fig8_stats)
+	# -S: ping's own send buffer holds one or two packets, and echoes
+	# waiting in the held queue count against it: without it ping stops
+	# sending after about 8, where the paper's node kept queueing them
+	nsexec 1 ping -n -c "$count" -i 0.1 -W 5 -S 1048576 "$(node_ip 2)" > "$out.ping" 2>&1 &
 	pid=$!
 	sleep 5
 	while kill -0 "$pid" 2>/dev/null; do
 		nsexec 1 tc qdisc change dev eth0 root handle 1: plug block
 		sleep "$off"
 		nsexec 1 tc qdisc change dev eth0 root handle 1: plug release_indefinite
-		for ((t = 0; t < on * 10; t++)); do
-			kill -0 "$pid" 2>/dev/null || break
+		# by the clock: under TCG 100 rounds of "sleep 0.1" take 15 s
+		t=$((${EPOCHREALTIME/./} + on * 1000000))
+		while ((${EPOCHREALTIME/./} < t)) && kill -0 "$pid" 2>/dev/null; do
 			sleep 0.1
 		done
 	done
 	wait "$pid"
 	# acknowledgements of the last echoes
 	sleep 1
-	r1=$(dsr_stat 1 retransmissions)
+	s1=$(fig8_stats)
 	if ((traced)); then
 		echo 0 > "$FIG8_TRACEFS/events/dsr/dsr_xmit/enable"
 		echo 0 > "$FIG8_TRACEFS/events/dsr/dsr_xmit/filter"
@@ -88,5 +95,17 @@ fig8_run() {
 	sent=$(awk '/packets transmitted/ {print $1}' "$out.ping")
 	recv=$(awk '/packets transmitted/ {print $4}' "$out.ping")
 	dup=$(awk '/packets transmitted/ { for (i = 1; i <= NF; i++) if ($i == "duplicates,") print substr($(i - 1), 2) }' "$out.ping")
-	echo "$((r1 - r0)) $((${sent:-0} - ${recv:-0})) ${dup:-0}"
+	read -r -a s0 <<< "$s0"
+	read -r -a s1 <<< "$s1"
+	echo "$((s1[0] - s0[0])) $((${sent:-0} - ${recv:-0})) ${dup:-0}" \
+		"$((s1[1] - s0[1])) $((s1[2] + s1[3] - s0[2] - s0[3]))"
+}
+
+# A's retransmissions link_failures rexmt_held_queued link_break_held_queued
+fig8_stats() {
+	nsexec 1 ethtool -S dsr0 | awk '
+		$1 == "retransmissions:" { r = $2 } $1 == "link_failures:" { l = $2 }
+		$1 == "rexmt_held_queued:" { h = $2 }
+		$1 == "link_break_held_queued:" { b = $2 }
+		END { print r + 0, l + 0, h + 0, b + 0 }'
 }
