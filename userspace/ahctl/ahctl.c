@@ -23,6 +23,8 @@ static const struct object {
 	  "drop received frames by source MAC address" },
 	{ "dsr", dsr_main, dsr_help,
 	  "Dynamic Source Routing (RFC 4728) device" },
+	{ "transit", transit_main, transit_help,
+	  "learned early drop of transit flows in PIO Wi-Fi drivers" },
 };
 
 static void usage(FILE *f)
@@ -33,7 +35,7 @@ static void usage(FILE *f)
 		"       " PROG_NAME " help [OBJECT]\n"
 		"       " PROG_NAME " -V\n\n"
 		"Options:\n"
-		"  -j, --json           JSON output (show, monitor)\n"
+		"  -j, --json           JSON output (show, flows, monitor)\n"
 		"  -p, --pretty         indented JSON output (implies -j)\n"
 		"  -n, --netns NETNS    run in network namespace NETNS\n"
 		"  -V, --version        print the version and exit\n"

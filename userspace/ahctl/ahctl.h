@@ -30,5 +30,7 @@ int macfilter_main(int argc, char **argv);
 void macfilter_help(FILE *f);
 int dsr_main(int argc, char **argv);
 void dsr_help(FILE *f);
+int transit_main(int argc, char **argv);
+void transit_help(FILE *f);
 
 #endif /* AHCTL_H */

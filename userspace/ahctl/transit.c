@@ -1,0 +1,849 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ahctl transit: attach the orinoco_transit engine (learned early drop of
+ * transit flows in programmed-I/O Wi-Fi drivers) to a device, tune it, and
+ * read its counters and flow table over generic netlink (see
+ * include/uapi/linux/ah_transit.h).
+ *
+ * The ABI's attributes are flat, so each has one JSON key (its name) and
+ * one text keyword wherever it appears.  Every reply and notification is
+ * decoded into a struct row, values by attribute number, and printed from
+ * there by one field printer (show, flows and monitor alike).
+ */
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <net/if.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/ah_transit.h>
+
+#include "ahctl.h"
+#include "genl.h"
+#include "json.h"
+
+static const struct genl_family_desc transit_family = {
+	.name = TRANSIT_GENL_NAME,
+	.version = TRANSIT_GENL_VERSION,
+	.module = "orinoco_transit",
+};
+
+/* show, flows: how often to restart a dump the kernel flagged. */
+#define DUMP_TRIES	5
+
+/* The device totals are the attributes from FLOWS to this one. */
+#define TOTALS_LAST	TRANSIT_A_PROBES
+
+/* ---- attributes ---------------------------------------------------------- */
+
+enum vtype {
+	V_NONE,		/* not decoded */
+	V_U8,
+	V_U16,
+	V_U32,
+	V_U64,
+	V_MS,		/* u32 milliseconds: "Nms" in text */
+	V_BOOL,		/* u8 0/1: true/false in JSON */
+	V_ADDR,		/* u32 IPv4 address, network byte order */
+	V_PROTO,	/* u8 IP protocol: its name in text */
+	V_STATE,	/* u8 enum transit_state: its name */
+	V_FLUSH,	/* u32 enum transit_flush: its name in text */
+	V_STR,
+	__V_MAX,
+};
+
+/* Payload read (and the least accepted) for each type; 0: a string. */
+static const unsigned char vtype_len[__V_MAX] = {
+	[V_U8] = 1, [V_U16] = 2, [V_U32] = 4, [V_U64] = 8, [V_MS] = 4,
+	[V_BOOL] = 1, [V_ADDR] = 4, [V_PROTO] = 1, [V_STATE] = 1,
+	[V_FLUSH] = 4,
+};
+
+struct tattr {
+	const char *name;	/* JSON key: the name without TRANSIT_A_(P_) */
+	const char *label;	/* text keyword; NULL: the name */
+	enum vtype type;
+	uint32_t def;		/* parameters: the default on attach */
+	const char *range;	/* parameters: what the kernel accepts */
+};
+
+#define PARAM(id, n, r)							\
+	[TRANSIT_A_P_##id] = { .name = n, .type = V_U32,		\
+			       .def = TRANSIT_DEFAULT_##id, .range = r }
+#define TOTAL(id, n)	\
+	[TRANSIT_A_##id] = { .name = n, .type = V_U64 }
+
+static const struct tattr tattrs[TRANSIT_A_MAX + 1] = {
+	[TRANSIT_A_IFINDEX]	= { .name = "ifindex", .type = V_U32 },
+	[TRANSIT_A_IFNAME]	= { .name = "ifname", .type = V_STR },
+	[TRANSIT_A_ENABLE]	= { .name = "enable", .type = V_BOOL },
+	[TRANSIT_A_FLUSH]	= { .name = "flush", .type = V_FLUSH },
+	PARAM(N_MISSES, "n_misses", "1..64"),
+	PARAM(MARK_TIMEOUT_MS, "mark_timeout_ms", "1..10000"),
+	PARAM(PROBE_INTERVAL_MS, "probe_interval_ms",
+	      "100..3600000, above mark_timeout_ms"),
+	PARAM(PEEK_LEN, "peek_len", "34..128"),
+	PARAM(TABLE_SIZE, "table_size", "16..65536"),
+	PARAM(KEY_PORTS, "key_ports", "0 or 1; 1 needs peek_len >= 38"),
+	PARAM(IDLE_TIMEOUT_MS, "idle_timeout_ms",
+	      "above mark_timeout_ms, at most 86400000"),
+	[TRANSIT_A_FLOWS]	= { .name = "flows", .type = V_U32 },
+	TOTAL(PIO_BYTES_SAVED, "pio_bytes_saved"),
+	TOTAL(EARLY_DROPS, "early_drops"),
+	TOTAL(FALSE_POSITIVES, "false_positives"),
+	TOTAL(FALSE_NEGATIVES, "false_negatives"),
+	TOTAL(PASSES, "passes"),
+	TOTAL(EVICTIONS, "evictions"),
+	TOTAL(MARKS, "marks"),
+	TOTAL(MISSES, "misses"),
+	TOTAL(PROBES, "probes"),
+	[TRANSIT_A_SADDR]	= { .name = "saddr", .type = V_ADDR },
+	[TRANSIT_A_DADDR]	= { .name = "daddr", .label = "to",
+				    .type = V_ADDR },
+	[TRANSIT_A_PROTO]	= { .name = "proto", .type = V_PROTO },
+	[TRANSIT_A_SPORT]	= { .name = "sport", .type = V_U16 },
+	[TRANSIT_A_DPORT]	= { .name = "dport", .type = V_U16 },
+	[TRANSIT_A_STATE]	= { .name = "state", .type = V_STATE },
+	TOTAL(PKTS, "pkts"),
+	TOTAL(BYTES, "bytes"),
+	TOTAL(DROPPED, "dropped"),
+	[TRANSIT_A_IDLE_MS]	= { .name = "idle_ms", .label = "idle",
+				    .type = V_MS },
+};
+
+_Static_assert(TRANSIT_A_MAX < 64, "struct row keeps a 64-bit mask");
+
+static const char *const state_names[] = {
+	[TRANSIT_STATE_LEARNING] = "learning",
+	[TRANSIT_STATE_FORWARD] = "forward",
+	[TRANSIT_STATE_DROP] = "drop",
+};
+
+static const char *const event_names[] = {
+	[TRANSIT_CMD_ATTACH] = "attach",
+	[TRANSIT_CMD_DETACH] = "detach",
+	[TRANSIT_CMD_SET] = "set",
+	[TRANSIT_CMD_GET_DEV] = "get_dev",
+	[TRANSIT_CMD_GET_FLOW] = "get_flow",
+	[TRANSIT_CMD_FLUSH] = "flush",
+};
+
+static const struct {
+	const char *name;
+	uint32_t bits;
+} flush_names[] = {
+	{ "flows", TRANSIT_FLUSH_FLOWS },
+	{ "counters", TRANSIT_FLUSH_COUNTERS },
+	{ "all", TRANSIT_FLUSH_ALL },
+};
+
+/* IP protocols named in text output; the others print as numbers. */
+static const struct {
+	uint8_t num;
+	const char *name;
+} proto_names[] = {
+	{ 1, "icmp" }, { 2, "igmp" }, { 6, "tcp" }, { 17, "udp" },
+	{ 47, "gre" }, { 48, "dsr" }, { 50, "esp" }, { 51, "ah" },
+	{ 132, "sctp" },
+};
+
+/* @v's entry in a table of names indexed by value, or "unknown". */
+static const char *table_name(const char *const *names, size_t n,
+			      uint64_t v)
+{
+	return v < n && names[v] ? names[v] : "unknown";
+}
+
+/* The attribute number of parameter @name, or -1. */
+static int param_find(const char *name)
+{
+	int id;
+
+	for (id = TRANSIT_A_P_FIRST; id <= TRANSIT_A_P_LAST; id++)
+		if (!strcmp(name, tattrs[id].name))
+			return id;
+	return -1;
+}
+
+/* ---- decoding ------------------------------------------------------------ */
+
+/* One message: the attributes it had (bit @id of @has) and their values. */
+struct row {
+	uint64_t has;
+	uint64_t v[TRANSIT_A_MAX + 1];
+	char ifname[IFNAMSIZ];
+};
+
+static bool row_has(const struct row *r, int id)
+{
+	return r->has >> id & 1;
+}
+
+/* Attributes too short for their type, or unknown, are left out. */
+static void row_decode(struct row *r, struct nlattr **tb)
+{
+	const struct nlattr *a;
+	int id, len;
+
+	memset(r, 0, sizeof(*r));
+	for (id = 1; id <= TRANSIT_A_MAX; id++) {
+		a = tb[id];
+		if (!a || tattrs[id].type == V_NONE)
+			continue;
+		len = vtype_len[tattrs[id].type];
+		if (nla_len(a) < len)
+			continue;
+		if (len == 1)
+			r->v[id] = nla_get_u8(a);
+		else if (len == 2)
+			r->v[id] = nla_get_u16(a);
+		else if (len == 4)
+			r->v[id] = nla_get_u32(a);
+		else if (len == 8)
+			attr_u64(a, &r->v[id]);
+		else
+			attr_str(a, r->ifname, sizeof(r->ifname));
+		r->has |= 1ULL << id;
+	}
+}
+
+/* ---- output -------------------------------------------------------------- */
+
+/* Where the fields of one row go: a text line, or a JSON object. */
+struct out {
+	struct json *j;		/* NULL: text */
+	bool first;		/* text: nothing on the line yet */
+};
+
+#define F_BARE		(1 << 0)	/* text: the value without its keyword */
+#define F_NONZERO	(1 << 1)	/* text: left out when 0 */
+
+static const char *proto_str(uint64_t v, char *buf, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(proto_names); i++)
+		if (proto_names[i].num == v)
+			return proto_names[i].name;
+	snprintf(buf, size, "%" PRIu64, v);
+	return buf;
+}
+
+static const char *flush_str(uint64_t v, char *buf, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(flush_names); i++)
+		if (flush_names[i].bits == v)
+			return flush_names[i].name;
+	snprintf(buf, size, "%#" PRIx64, v);
+	return buf;
+}
+
+/* Values that are strings in text and in JSON; NULL for the others. */
+static const char *str_value(const struct row *r, int id,
+			     char buf[INET_ADDRSTRLEN])
+{
+	struct in_addr in;
+
+	switch (tattrs[id].type) {
+	case V_STR:
+		return r->ifname;
+	case V_ADDR:
+		in.s_addr = (uint32_t)r->v[id];
+		return inet_ntop(AF_INET, &in, buf, INET_ADDRSTRLEN) ? buf :
+		       "?";
+	case V_STATE:
+		return table_name(state_names, ARRAY_SIZE(state_names),
+				  r->v[id]);
+	default:
+		return NULL;
+	}
+}
+
+static void put_json(struct json *j, const struct row *r, int id)
+{
+	char buf[INET_ADDRSTRLEN];
+	const char *s = str_value(r, id, buf);
+
+	json_key(j, tattrs[id].name);
+	if (s)
+		json_str(j, s);
+	else if (tattrs[id].type == V_BOOL)
+		json_bool(j, r->v[id]);
+	else
+		json_u64(j, r->v[id]);
+}
+
+static void put_text(struct out *o, const struct row *r, int id,
+		     unsigned int flags)
+{
+	const struct tattr *t = &tattrs[id];
+	uint64_t v = r->v[id];
+	char buf[32];
+	const char *s = str_value(r, id, buf);
+
+	if ((flags & F_NONZERO) && !v)
+		return;
+	if (!s && t->type == V_PROTO) {
+		s = proto_str(v, buf, sizeof(buf));
+	} else if (!s && t->type == V_FLUSH) {
+		s = flush_str(v, buf, sizeof(buf));
+	} else if (!s) {
+		snprintf(buf, sizeof(buf), "%" PRIu64 "%s", v,
+			 t->type == V_MS ? "ms" : "");
+		s = buf;
+	}
+	if (!o->first)
+		putchar(' ');
+	o->first = false;
+	if (!(flags & F_BARE))
+		printf("%s ", t->label ? t->label : t->name);
+	fputs(s, stdout);
+}
+
+/* Field @id of @r, if the kernel sent it. */
+static void put(struct out *o, const struct row *r, int id,
+		unsigned int flags)
+{
+	if (!row_has(r, id))
+		return;
+	if (o->j)
+		put_json(o->j, r, id);
+	else
+		put_text(o, r, id, flags);
+}
+
+/* A device: "DEV: enable E flows N", then one "\tNAME VALUE" per line. */
+static void dev_text(const struct row *r)
+{
+	struct out o = { .first = false };
+	int id;
+
+	if (row_has(r, TRANSIT_A_IFNAME))
+		printf("%s:", r->ifname);
+	else
+		printf("ifindex %" PRIu64 ":", r->v[TRANSIT_A_IFINDEX]);
+	put(&o, r, TRANSIT_A_ENABLE, 0);
+	put(&o, r, TRANSIT_A_FLOWS, 0);
+	putchar('\n');
+	for (id = TRANSIT_A_P_FIRST; id <= TOTALS_LAST; id++) {
+		if (id == TRANSIT_A_FLOWS || !row_has(r, id))
+			continue;
+		putchar('\t');
+		o.first = true;
+		put(&o, r, id, 0);
+		putchar('\n');
+	}
+}
+
+/* A device in JSON: every attribute, in the order of their numbers. */
+static void dev_json(struct json *j, const struct row *r)
+{
+	struct out o = { .j = j };
+	int id;
+
+	json_obj_open(j);
+	for (id = 1; id <= TRANSIT_A_MAX; id++)
+		put(&o, r, id, 0);
+	json_obj_close(j);
+}
+
+/* A flow: what a line of "flows" shows, in this order. */
+static const struct {
+	int id;
+	unsigned int flags;
+} flow_fields[] = {
+	{ TRANSIT_A_SADDR, F_BARE },
+	{ TRANSIT_A_DADDR, 0 },
+	{ TRANSIT_A_PROTO, 0 },
+	{ TRANSIT_A_SPORT, F_NONZERO },
+	{ TRANSIT_A_DPORT, F_NONZERO },
+	{ TRANSIT_A_STATE, 0 },
+	{ TRANSIT_A_PKTS, 0 },
+	{ TRANSIT_A_BYTES, 0 },
+	{ TRANSIT_A_DROPPED, 0 },
+	{ TRANSIT_A_PROBES, 0 },
+	{ TRANSIT_A_MISSES, 0 },
+	{ TRANSIT_A_IDLE_MS, 0 },
+};
+
+static void flow_print(struct json *j, const struct row *r)
+{
+	struct out o = { .j = opts.json ? j : NULL, .first = true };
+	size_t i;
+
+	if (o.j)
+		json_obj_open(o.j);
+	for (i = 0; i < ARRAY_SIZE(flow_fields); i++)
+		put(&o, r, flow_fields[i].id, flow_fields[i].flags);
+	if (o.j)
+		json_obj_close(o.j);
+	else if (!o.first)
+		putchar('\n');
+}
+
+/* ---- command line -------------------------------------------------------- */
+
+struct tr_args {
+	const char *dev;
+	bool has[TRANSIT_A_MAX + 1];	/* attributes to send */
+	uint32_t val[TRANSIT_A_MAX + 1];
+};
+
+/* What a command takes, as bits of tr_cmd.takes */
+enum {
+	T_DEV	= 1 << 0,	/* dev DEV */
+	T_CONF	= 1 << 1,	/* enable 0|1, NAME VALUE */
+	T_FLUSH	= 1 << 2,	/* flows|counters|all */
+	T_NEED	= 1 << 3,	/* dev DEV is required */
+};
+
+struct tr_cmd {
+	const char *name;
+	int (*run)(const struct tr_cmd *c, const struct tr_args *a);
+	uint8_t genl_cmd;
+	unsigned int takes;
+	const char *args;
+};
+
+static int do_change(const struct tr_cmd *c, const struct tr_args *a);
+static int do_show(const struct tr_cmd *c, const struct tr_args *a);
+static int do_monitor(const struct tr_cmd *c, const struct tr_args *a);
+
+#define CONF_ARGS	"dev DEV [NAME VALUE ...] [enable 0|1]"
+
+static const struct tr_cmd tr_cmds[] = {
+	{ "attach", do_change, TRANSIT_CMD_ATTACH, T_DEV | T_NEED | T_CONF,
+	  CONF_ARGS },
+	{ "detach", do_change, TRANSIT_CMD_DETACH, T_DEV | T_NEED, "dev DEV" },
+	{ "set", do_change, TRANSIT_CMD_SET, T_DEV | T_NEED | T_CONF,
+	  CONF_ARGS },
+	{ "show", do_show, TRANSIT_CMD_GET_DEV, T_DEV, "[dev DEV]" },
+	{ "flows", do_show, TRANSIT_CMD_GET_FLOW, T_DEV | T_NEED, "dev DEV" },
+	{ "flush", do_change, TRANSIT_CMD_FLUSH, T_DEV | T_NEED | T_FLUSH,
+	  "dev DEV [flows|counters|all]" },
+	{ "monitor", do_monitor, 0, 0, "" },
+};
+
+static void cmd_usage(FILE *f, const struct tr_cmd *c)
+{
+	fprintf(f, "Usage: " PROG_NAME " [-j [-p]] [-n NETNS] transit %s%s%s\n",
+		c->name, *c->args ? " " : "", c->args);
+}
+
+/* The parameters with their defaults and ranges, one per line. */
+static void param_table(FILE *f)
+{
+	int id;
+
+	for (id = TRANSIT_A_P_FIRST; id <= TRANSIT_A_P_LAST; id++)
+		fprintf(f, "         %-18s %6" PRIu32 "  %s\n", tattrs[id].name,
+			tattrs[id].def, tattrs[id].range);
+}
+
+void transit_help(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "Usage: " PROG_NAME " [-j [-p]] [-n NETNS] transit COMMAND [ARGS]\n\n"
+		"Learned early drop of transit flows in programmed-I/O Wi-Fi drivers.\n\n"
+		"Commands:\n");
+	for (i = 0; i < ARRAY_SIZE(tr_cmds); i++)
+		fprintf(f, "  transit %s%s%s\n", tr_cmds[i].name,
+			*tr_cmds[i].args ? " " : "", tr_cmds[i].args);
+	fprintf(f, "  transit help\n\n"
+		"DEV      network interface of a driver with the transit hooks\n"
+		"NAME     parameter; VALUE is an unsigned decimal integer, its range\n"
+		"         checked by the kernel (times in milliseconds):\n"
+		"         NAME               DEFAULT  RANGE\n");
+	param_table(f);
+	fprintf(f, "enable   1: drop the flows learned early; 0: read every frame whole\n"
+		"flush    what to forget: flows (the default), counters or all\n");
+}
+
+/* "ahctl: transit CMD: message" and the command's usage; -1 */
+static int __attribute__((format(printf, 2, 3)))
+usage_err(const struct tr_cmd *c, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, PROG_NAME ": transit %s: %s\n", c->name, msg);
+	cmd_usage(stderr, c);
+	return -1;
+}
+
+/* Unsigned decimal digits only, at most UINT32_MAX. */
+static bool parse_u32(const char *s, uint32_t *v)
+{
+	uint64_t x = 0;
+
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return false;
+		x = x * 10 + (uint64_t)(*s - '0');
+		if (x > UINT32_MAX)
+			return false;
+	}
+	*v = (uint32_t)x;
+	return true;
+}
+
+static int flush_find(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(flush_names); i++)
+		if (!strcmp(s, flush_names[i].name))
+			return (int)i;
+	return -1;
+}
+
+/* The attribute keyword @s sets: dev, enable or a parameter; -1 if none. */
+static int keyword_find(const char *s)
+{
+	if (!strcmp(s, "dev"))
+		return TRANSIT_A_IFNAME;
+	if (!strcmp(s, "enable"))
+		return TRANSIT_A_ENABLE;
+	return param_find(s);
+}
+
+/* "KEYWORD VALUE": check that this command takes it, then the value. */
+static int parse_keyword(const struct tr_cmd *c, int id, const char *kw,
+			 const char *s, struct tr_args *a)
+{
+	unsigned int need = id == TRANSIT_A_IFNAME ? T_DEV : T_CONF;
+
+	if (!(c->takes & need))
+		return usage_err(c, "'%s' is not an argument of this command",
+				 kw);
+	if (id == TRANSIT_A_IFNAME ? !!a->dev : a->has[id])
+		return usage_err(c, "'%s' given twice", kw);
+	if (!s)
+		return usage_err(c, "'%s' needs a value", kw);
+	if (id == TRANSIT_A_IFNAME) {
+		/* sent as a string by tr_msg(), not from has[] */
+		a->dev = s;
+		if (strlen(s) >= IFNAMSIZ)
+			return usage_err(c, "device name '%s' is too long (at most %d bytes)",
+					 s, IFNAMSIZ - 1);
+		if (!*s)
+			return usage_err(c, "empty device name");
+	} else if (id == TRANSIT_A_ENABLE) {
+		if (strcmp(s, "0") && strcmp(s, "1"))
+			return usage_err(c, "invalid enable '%s' (0 or 1)", s);
+		a->val[id] = s[0] == '1';
+	} else if (!parse_u32(s, &a->val[id])) {
+		return usage_err(c, "invalid %s '%s' (unsigned decimal integer, %s)",
+				 kw, s, tattrs[id].range);
+	}
+	if (id != TRANSIT_A_IFNAME)
+		a->has[id] = true;
+	return 0;
+}
+
+static int parse_word(const struct tr_cmd *c, const char *s,
+		      struct tr_args *a)
+{
+	int k = flush_find(s);
+
+	if ((c->takes & T_FLUSH) && k >= 0) {
+		if (a->has[TRANSIT_A_FLUSH])
+			return usage_err(c, "unexpected argument '%s' (only one of flows, counters or all)",
+					 s);
+		a->has[TRANSIT_A_FLUSH] = true;
+		a->val[TRANSIT_A_FLUSH] = flush_names[k].bits;
+		return 0;
+	}
+	if (c->takes & T_CONF) {
+		fprintf(stderr, PROG_NAME ": transit %s: unknown parameter '%s'; one of:\n",
+			c->name, s);
+		param_table(stderr);
+		cmd_usage(stderr, c);
+		return -1;
+	}
+	if (c->takes & T_FLUSH)
+		return usage_err(c, "invalid argument '%s' (dev, flows, counters or all)",
+				 s);
+	return usage_err(c, "unexpected argument '%s'", s);
+}
+
+static int parse_args(const struct tr_cmd *c, int argc, char **argv,
+		      struct tr_args *a)
+{
+	bool conf = false;
+	int i, id;
+
+	memset(a, 0, sizeof(*a));
+	for (i = 0; i < argc; i++) {
+		id = keyword_find(argv[i]);
+		if (id < 0) {
+			if (parse_word(c, argv[i], a))
+				return -1;
+			continue;
+		}
+		if (parse_keyword(c, id, argv[i], i + 1 < argc ? argv[i + 1] :
+				  NULL, a))
+			return -1;
+		conf |= id != TRANSIT_A_IFNAME;
+		i++;
+	}
+	if ((c->takes & T_NEED) && !a->dev)
+		return usage_err(c, "missing 'dev DEV'");
+	if (c->genl_cmd == TRANSIT_CMD_SET && !conf)
+		return usage_err(c, "nothing to set (enable 0|1, NAME VALUE)");
+	return 0;
+}
+
+/* ---- requests ------------------------------------------------------------ */
+
+/* A request naming the device, if any, with every attribute parsed. */
+static struct nl_msg *tr_msg(struct genl *g, uint8_t cmd, int flags,
+			     const struct tr_args *a)
+{
+	struct nl_msg *msg = genl_new(g, cmd, flags, 0);
+	int id, err;
+
+	if (!msg)
+		return NULL;
+	err = a->dev ? nla_put_string(msg, TRANSIT_A_IFNAME, a->dev) : 0;
+	for (id = 1; id <= TRANSIT_A_MAX && !err; id++)
+		if (a->has[id])
+			err = tattrs[id].type == V_BOOL ?
+			      nla_put_u8(msg, id, (uint8_t)a->val[id]) :
+			      nla_put_u32(msg, id, a->val[id]);
+	if (!err)
+		return msg;
+	nlmsg_free(msg);
+	fprintf(stderr, PROG_NAME ": out of memory building the request\n");
+	return NULL;
+}
+
+static int do_change(const struct tr_cmd *c, const struct tr_args *a)
+{
+	struct nl_msg *msg;
+	struct genl g;
+	int ret;
+
+	if (genl_open(&g, opts.netns, &transit_family))
+		return EXIT_ERR;
+	msg = tr_msg(&g, c->genl_cmd, 0, a);
+	ret = msg && !genl_request(&g, msg, NULL, NULL) ? EXIT_OK : EXIT_ERR;
+	genl_close(&g);
+	return ret;
+}
+
+/* The decoded replies of one request, kept so that a retry prints once. */
+struct rows {
+	struct genl *g;
+	struct row *r;
+	size_t n, cap;
+};
+
+/* Room for one more row at the end; NULL (reported) without memory. */
+static struct row *rows_add(struct rows *rs)
+{
+	size_t cap = rs->cap + rs->cap / 2 + 32;
+	struct row *more;
+
+	if (rs->n < rs->cap)
+		return &rs->r[rs->n++];
+	more = reallocarray(rs->r, cap, sizeof(*more));
+	if (!more) {
+		fprintf(stderr, PROG_NAME ": out of memory\n");
+		return NULL;
+	}
+	rs->r = more;
+	rs->cap = cap;
+	return &rs->r[rs->n++];
+}
+
+static int rows_cb(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[TRANSIT_A_MAX + 1];
+	struct rows *rs = arg;
+	struct row *r;
+	uint8_t cmd;
+
+	if (genl_parse(rs->g, msg, &cmd, tb, TRANSIT_A_MAX))
+		return 0;
+	r = rows_add(rs);
+	if (r)
+		row_decode(r, tb);
+	return r ? 0 : -1;
+}
+
+/* Flows in address order: source, destination, protocol, ports. */
+static int flow_cmp(const void *x, const void *y)
+{
+	static const int key[] = {
+		TRANSIT_A_SADDR, TRANSIT_A_DADDR, TRANSIT_A_PROTO,
+		TRANSIT_A_SPORT, TRANSIT_A_DPORT,
+	};
+	const struct row *a = x, *b = y;
+	uint64_t u, v;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(key); i++) {
+		u = a->v[key[i]];
+		v = b->v[key[i]];
+		if (tattrs[key[i]].type == V_ADDR) {
+			u = ntohl((uint32_t)u);
+			v = ntohl((uint32_t)v);
+		}
+		if (u != v)
+			return u < v ? -1 : 1;
+	}
+	return 0;
+}
+
+static void rows_print(const struct tr_cmd *c, struct rows *rs)
+{
+	bool flows = c->genl_cmd == TRANSIT_CMD_GET_FLOW;
+	struct json j;
+	size_t i;
+
+	if (flows && rs->n)
+		qsort(rs->r, rs->n, sizeof(*rs->r), flow_cmp);
+	json_init(&j, stdout, opts.pretty);
+	if (opts.json)
+		json_arr_open(&j);
+	for (i = 0; i < rs->n; i++) {
+		if (flows)
+			flow_print(&j, &rs->r[i]);
+		else if (opts.json)
+			dev_json(&j, &rs->r[i]);
+		else
+			dev_text(&rs->r[i]);
+	}
+	if (opts.json)
+		json_arr_close(&j);
+}
+
+/* show (GET_DEV: a dump without dev DEV) and flows (GET_FLOW dump) */
+static int do_show(const struct tr_cmd *c, const struct tr_args *a)
+{
+	int flags = c->genl_cmd == TRANSIT_CMD_GET_DEV && a->dev ? 0 :
+		    NLM_F_DUMP;
+	struct genl g;
+	struct rows rs = { .g = &g };
+	struct nl_msg *msg;
+	int tries, r = -1;
+
+	if (genl_open(&g, opts.netns, &transit_family))
+		return EXIT_ERR;
+	for (tries = 0; tries < DUMP_TRIES; tries++) {
+		rs.n = 0;
+		msg = tr_msg(&g, c->genl_cmd, flags, a);
+		r = msg ? genl_request(&g, msg, rows_cb, &rs) : -1;
+		if (r != GENL_DUMP_INTR)
+			break;
+	}
+	if (r == GENL_DUMP_INTR)
+		fprintf(stderr, PROG_NAME ": the %s kept changing during the dump; try again\n",
+			c->genl_cmd == TRANSIT_CMD_GET_FLOW ? "flow table" :
+			"devices");
+	if (!r)
+		rows_print(c, &rs);
+	free(rs.r);
+	genl_close(&g);
+	return r ? EXIT_ERR : EXIT_OK;
+}
+
+/* ---- monitor ------------------------------------------------------------- */
+
+/* The event, the device, then what else came, in attribute order. */
+static int monitor_cb(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[TRANSIT_A_MAX + 1];
+	const char *ev;
+	struct row r;
+	struct json j;
+	struct out o = { .first = false };
+	uint8_t cmd;
+	int id;
+
+	if (genl_parse(arg, msg, &cmd, tb, TRANSIT_A_MAX))
+		return 0;
+	row_decode(&r, tb);
+	ev = table_name(event_names, ARRAY_SIZE(event_names), cmd);
+	if (opts.json) {
+		/* one object per line, also with -p */
+		json_init(&j, stdout, false);
+		o.j = &j;
+		json_obj_open(&j);
+		json_kv_str(&j, "event", ev);
+	} else {
+		fputs(ev, stdout);
+		if (row_has(&r, TRANSIT_A_IFNAME))
+			put(&o, &r, TRANSIT_A_IFNAME, F_BARE);
+		else
+			put(&o, &r, TRANSIT_A_IFINDEX, 0);
+	}
+	for (id = 1; id <= TRANSIT_A_MAX; id++)
+		if (o.j || (id != TRANSIT_A_IFNAME && id != TRANSIT_A_IFINDEX))
+			put(&o, &r, id, 0);
+	if (o.j)
+		json_obj_close(&j);
+	else
+		putchar('\n');
+	return monitor_flush();
+}
+
+static int do_monitor(const struct tr_cmd *c, const struct tr_args *a)
+{
+	static const char *const groups[] = { TRANSIT_MCGRP_CONFIG, NULL };
+
+	(void)c;
+	(void)a;
+	return genl_monitor(opts.netns, &transit_family, groups, monitor_cb);
+}
+
+/* ---- entry point ------------------------------------------------------- */
+
+static bool help_word(const char *s)
+{
+	return !strcmp(s, "help") || !strcmp(s, "-h") || !strcmp(s, "--help");
+}
+
+int transit_main(int argc, char **argv)
+{
+	/* "ahctl transit" alone shows, like "ahctl macfilter". */
+	const char *name = argc ? argv[0] : "show";
+	const struct tr_cmd *c = NULL;
+	struct tr_args a;
+	size_t i;
+
+	if (help_word(name)) {
+		transit_help(stdout);
+		return EXIT_OK;
+	}
+	for (i = 0; i < ARRAY_SIZE(tr_cmds) && !c; i++)
+		if (!strcmp(name, tr_cmds[i].name))
+			c = &tr_cmds[i];
+	if (!c) {
+		fprintf(stderr, PROG_NAME ": transit: unknown command '%s'\n\n",
+			name);
+		transit_help(stderr);
+		return EXIT_USAGE;
+	}
+	/* the command's own arguments */
+	if (argc > 0) {
+		argc--;
+		argv++;
+	}
+	if (argc == 1 && help_word(*argv)) {
+		cmd_usage(stdout, c);
+		return EXIT_OK;
+	}
+	return parse_args(c, argc, argv, &a) ? EXIT_USAGE : c->run(c, &a);
+}
