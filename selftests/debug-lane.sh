@@ -62,7 +62,9 @@ debug_lane_end() {
 	mkdir -p "$dir"
 	exec 3> "$dir/debug.ktap"
 	dmesg -C
-	loaded=$(sort -u "$AH_LOADED" 2>/dev/null)
+	# the last loaded first: piosim before orinoco_transit, whose
+	# symbols it uses
+	loaded=$(tac "$AH_LOADED" 2>/dev/null | awk '!seen[$0]++')
 
 	for m in $loaded; do
 		n=$((n + 1))

@@ -1,0 +1,91 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What a peer or a caller cannot make the engine do: a flood of spoofed
+# sources keeps the flow table within table_size and memory flat; bad
+# requests get an extack message and change nothing; only CAP_NET_ADMIN
+# changes anything.
+#
+#   S (1)                   R (2)                          D (3)
+#   pio1p 10.1.0.1  ----  pio1 10.1.0.254     (engine attached to pio1)
+#                         pio2 10.2.0.254  ----  pio2p 10.2.0.2, 10.2.0.3
+source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/transit.sh"
+
+require_cmd jq ahctl setpriv
+
+slab_kb() { awk '/^Slab:/ {print $2}' /proc/meminfo; }
+
+test_flood() {
+	local s0 s1 flows ev
+	shared || return 1
+	tr_detach
+	tr_attach table_size 64 || return 1
+	# warm up the caches a flood touches, then measure a second one
+	nsexec $TR_S "$PYTHON" "$AH_ROOT/selftests/lib/udp.py" flood $TR_DST 9 2000 1
+	sleep 1
+	s0=$(slab_kb)
+	nsexec $TR_S "$PYTHON" "$AH_ROOT/selftests/lib/udp.py" flood $TR_DST 9 20000 2
+	sleep 1
+	s1=$(slab_kb)
+	flows=$(tr_dev_field flows) ev=$(tr_dev_field evictions)
+	diag "flows $flows, evictions $ev, slab $s0 -> $s1 kB"
+	check "the table holds at most table_size flows" test "$flows" -le 64 &&
+	check "new sources evicted old flows" test "$ev" -ge 10000 &&
+	check "slab memory flat (< 4 MB more)" \
+		test $((s1 - s0)) -lt $((4096 * ${AH_TIME_SCALE:-1}))
+	tr_detach
+	tr_attach
+}
+
+# fails CMD...: CMD fails with exit 1 and says "$MSG"
+MSG=
+fails() {
+	local out rc
+	out=$("$@" 2>&1)
+	rc=$?
+	diag "$* -> $rc: $out"
+	[[ $rc == 1 ]] && grep -qi -- "$MSG" <<< "$out"
+}
+
+test_bad_requests() {
+	local before after
+	shared || return 1
+	before=$(tr $TR_R -j show dev pio1)
+	MSG="no device" check "unknown device" fails tr $TR_R attach dev nosuch &&
+	MSG="already attached" check "attached twice" fails tr $TR_R attach dev pio1 &&
+	MSG="not an Ethernet" check "not an Ethernet device" fails tr $TR_R attach dev lo &&
+	MSG="not attached" check "detach where not attached" fails tr $TR_R detach dev pio2 &&
+	MSG="peek_len" check "peek_len below 34" fails tr $TR_R set dev pio1 peek_len 10 &&
+	MSG="peek_len" check "peek_len above 128" fails tr $TR_R set dev pio1 peek_len 129 &&
+	MSG="key_ports" check "ports with a 34-byte peek" fails tr $TR_R set dev pio1 key_ports 1 &&
+	MSG="n_misses" check "n_misses 0" fails tr $TR_R set dev pio1 n_misses 0 &&
+	MSG="probe_interval" check "probe interval not above the mark timeout" \
+		fails tr $TR_R set dev pio1 mark_timeout_ms 2000 probe_interval_ms 1000 &&
+	MSG="table_size" check "table_size 8" fails tr $TR_R set dev pio1 table_size 8 || return 1
+	after=$(tr $TR_R -j show dev pio1)
+	check "nothing changed" test "$before" == "$after"
+}
+
+test_unprivileged() {
+	local out rc
+	shared || return 1
+	out=$(nsexec $TR_R setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$AH_ROOT/userspace/ahctl/ahctl" transit set dev pio1 n_misses 5 2>&1)
+	rc=$?
+	diag "unprivileged set: rc $rc: $out"
+	check "refused" test "$rc" -ne 0 &&
+	check "EPERM" grep -q "not permitted" <<< "$out" &&
+	check "unchanged" test "$(tr_dev_field n_misses)" -eq 3 &&
+	check "unprivileged show works" nsexec $TR_R setpriv --reuid=65534 \
+		--regid=65534 --clear-groups "$AH_ROOT/userspace/ahctl/ahctl" \
+		transit show dev pio1 >/dev/null
+}
+
+shared_setup transit_setup
+shared && tr_attach >/dev/null
+ktap_begin 3
+run_case "a spoofed-source flood keeps the table bounded and memory flat" test_flood
+run_case "bad requests get an extack message and change nothing" test_bad_requests
+run_case "changes need CAP_NET_ADMIN" test_unprivileged
+ktap_end
