@@ -10,6 +10,7 @@
 #include <net/netlink.h>
 #include <net/sock.h>
 
+#include "ah_genl.h"
 #include "compat.h"
 #include "dsr.h"
 
@@ -46,37 +47,11 @@ static const struct nla_policy dsr_flush_policy[DSR_A_MAX + 1] = {
 static struct net_device *dsr_lookup(struct net *net, struct nlattr **attrs,
 				     struct netlink_ext_ack *extack)
 {
-	struct net_device *dev = NULL;
+	struct net_device *dev;
 
-	if (attrs[DSR_A_IFINDEX]) {
-		dev = __dev_get_by_index(net, nla_get_u32(attrs[DSR_A_IFINDEX]));
-		if (!dev) {
-			NL_SET_ERR_MSG_ATTR(extack, attrs[DSR_A_IFINDEX],
-					    "no device with this ifindex");
-			return ERR_PTR(-ENODEV);
-		}
-	}
-	if (attrs[DSR_A_IFNAME]) {
-		struct net_device *d;
-
-		d = __dev_get_by_name(net, nla_data(attrs[DSR_A_IFNAME]));
-		if (!d) {
-			NL_SET_ERR_MSG_ATTR(extack, attrs[DSR_A_IFNAME],
-					    "no device with this name");
-			return ERR_PTR(-ENODEV);
-		}
-		if (dev && dev != d) {
-			NL_SET_ERR_MSG(extack,
-				       "ifindex and ifname name different devices");
-			return ERR_PTR(-EINVAL);
-		}
-		dev = d;
-	}
-	if (!dev) {
-		NL_SET_ERR_MSG(extack, "missing device (ifindex or ifname)");
-		return ERR_PTR(-EINVAL);
-	}
-	if (!dsr_is_dsr(dev)) {
+	dev = ah_genl_dev(net, attrs[DSR_A_IFINDEX], attrs[DSR_A_IFNAME],
+			  extack);
+	if (!IS_ERR(dev) && !dsr_is_dsr(dev)) {
 		NL_SET_ERR_MSG(extack, "not a dsr device");
 		return ERR_PTR(-EOPNOTSUPP);
 	}

@@ -11,6 +11,7 @@
 #include <net/netlink.h>
 #include <net/sock.h>
 
+#include "ah_genl.h"
 #include "compat.h"
 #include "device.h"
 #include "netlink.h"
@@ -178,39 +179,8 @@ static void mf_nl_notify_entry(struct mf_dev *mfd, const struct mf_entry *e,
 static struct net_device *mf_lookup_dev(struct net *net, struct nlattr **attrs,
 					struct netlink_ext_ack *extack)
 {
-	struct net_device *dev = NULL;
-
-	if (attrs[MACFILTER_A_IFINDEX]) {
-		dev = __dev_get_by_index(net,
-					 nla_get_u32(attrs[MACFILTER_A_IFINDEX]));
-		if (!dev) {
-			NL_SET_ERR_MSG_ATTR(extack, attrs[MACFILTER_A_IFINDEX],
-					    "no device with this ifindex");
-			return ERR_PTR(-ENODEV);
-		}
-	}
-	if (attrs[MACFILTER_A_IFNAME]) {
-		struct net_device *byname;
-
-		byname = __dev_get_by_name(net,
-					   nla_data(attrs[MACFILTER_A_IFNAME]));
-		if (!byname) {
-			NL_SET_ERR_MSG_ATTR(extack, attrs[MACFILTER_A_IFNAME],
-					    "no device with this name");
-			return ERR_PTR(-ENODEV);
-		}
-		if (dev && dev != byname) {
-			NL_SET_ERR_MSG(extack,
-				       "ifindex and ifname name different devices");
-			return ERR_PTR(-EINVAL);
-		}
-		dev = byname;
-	}
-	if (!dev) {
-		NL_SET_ERR_MSG(extack, "missing device (ifindex or ifname)");
-		return ERR_PTR(-EINVAL);
-	}
-	return dev;
+	return ah_genl_dev(net, attrs[MACFILTER_A_IFINDEX],
+			   attrs[MACFILTER_A_IFNAME], extack);
 }
 
 static int mf_pre_doit(const struct mf_genl_ops_t *ops, struct sk_buff *skb,

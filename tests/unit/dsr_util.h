@@ -12,28 +12,6 @@
 #include "ktap.h"
 #include "proto_env.h"
 
-/* Fail the current test function (returning bool) with a diagnostic. */
-#define CHECK(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			ktap_diag("%s:%d: check failed: %s", __FILE__,	\
-				  __LINE__, #cond);			\
-			return false;					\
-		}							\
-	} while (0)
-
-/* Same, with the values the check compared. */
-#define CHECK_EQ(a, b)							\
-	do {								\
-		unsigned long long _a = (unsigned long long)(a);	\
-		unsigned long long _b = (unsigned long long)(b);	\
-		if (_a != _b) {						\
-			ktap_diag("%s:%d: %s == %llu, expected %s == %llu", \
-				  __FILE__, __LINE__, #a, _a, #b, _b);	\
-			return false;					\
-		}							\
-	} while (0)
-
 /* a.b.c.d as it is on the wire (network order in memory) */
 static inline __be32 ip4(u8 a, u8 b, u8 c, u8 d)
 {

@@ -86,4 +86,26 @@ static inline int ktap_main(const struct ktap_case *c, size_t n)
 	return ktap_finish();
 }
 
+/* Fail the current test function (returning bool) with a diagnostic. */
+#define CHECK(cond)							\
+	do {								\
+		if (!(cond)) {						\
+			ktap_diag("%s:%d: check failed: %s", __FILE__,	\
+				  __LINE__, #cond);			\
+			return false;					\
+		}							\
+	} while (0)
+
+/* Same, with the values the check compared. */
+#define CHECK_EQ(a, b)							\
+	do {								\
+		unsigned long long _a = (unsigned long long)(a);	\
+		unsigned long long _b = (unsigned long long)(b);	\
+		if (_a != _b) {						\
+			ktap_diag("%s:%d: %s == %llu, expected %s == %llu", \
+				  __FILE__, __LINE__, #a, _a, #b, _b);	\
+			return false;					\
+		}							\
+	} while (0)
+
 #endif /* AH_KTAP_H */

@@ -13,26 +13,6 @@
 #include "flow.h"
 #include "ktap.h"
 
-#define CHECK(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			ktap_diag("%s:%d: check failed: %s", __FILE__,	\
-				  __LINE__, #cond);			\
-			return false;					\
-		}							\
-	} while (0)
-
-#define CHECK_EQ(a, b)							\
-	do {								\
-		unsigned long long _a = (unsigned long long)(a);	\
-		unsigned long long _b = (unsigned long long)(b);	\
-		if (_a != _b) {						\
-			ktap_diag("%s:%d: %s == %llu, expected %s == %llu", \
-				  __FILE__, __LINE__, #a, _a, #b, _b);	\
-			return false;					\
-		}							\
-	} while (0)
-
 static __be32 ip4(u8 a, u8 b, u8 c, u8 d)
 {
 	const u8 o[4] = { a, b, c, d };
