@@ -19,6 +19,7 @@
 #include "opt.h"
 #include "rcache.h"
 #include "rreq.h"
+#include "fuzzer_input.h"
 
 #define NEED(cond)							\
 	do {								\
@@ -338,16 +339,6 @@ static void fuzz_parse(const u8 *data, size_t size)
 #define RC_CAP		4
 #define RC_TIMEOUT	100
 #define MAX_OPS		64
-
-struct input {
-	const u8 *d;
-	size_t n, pos;
-};
-
-static u8 next(struct input *in)
-{
-	return in->pos < in->n ? in->d[in->pos++] : 0;
-}
 
 /* Few addresses, so that paths share nodes; two are unroutable. */
 static __be32 pool(u8 b)

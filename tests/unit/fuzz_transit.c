@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "flow.h"
+#include "fuzzer_input.h"
 
 #define NEED(cond)							\
 	do {								\
@@ -33,16 +34,6 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MAX_OPS		256
 #define FRAME_MAX	160
-
-struct input {
-	const u8 *d;
-	size_t n, pos;
-};
-
-static u8 next(struct input *in)
-{
-	return in->pos < in->n ? in->d[in->pos++] : 0;
-}
 
 static void put16(u8 *p, u16 v)
 {

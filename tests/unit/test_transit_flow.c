@@ -12,19 +12,7 @@
 
 #include "flow.h"
 #include "ktap.h"
-
-static __be32 ip4(u8 a, u8 b, u8 c, u8 d)
-{
-	const u8 o[4] = { a, b, c, d };
-
-	return tr_get_addr(o);
-}
-
-static void put16(u8 *p, u16 v)
-{
-	p[0] = v >> 8;
-	p[1] = v & 0xff;
-}
+#include "transit_util.h"
 
 #define A	ip4(10, 0, 0, 1)
 #define E	ip4(10, 0, 0, 5)

@@ -10,20 +10,8 @@
 #include <string.h>
 
 #include "ktap.h"
+#include "transit_util.h"
 #include "peek.h"
-
-static __be32 ip4(u8 a, u8 b, u8 c, u8 d)
-{
-	const u8 o[4] = { a, b, c, d };
-
-	return tr_get_addr(o);
-}
-
-static void put16(u8 *p, u16 v)
-{
-	p[0] = v >> 8;
-	p[1] = v & 0xff;
-}
 
 static const u8 mac_us[6] = { 0x02, 0, 0, 0, 0, 0x02 };
 static const u8 mac_bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
