@@ -387,6 +387,10 @@ dsr_stat() {
 	nsexec "$1" ethtool -S dsr0 | awk -v k="$2:" '$1 == k {print $2}'
 }
 
+# dsr_stat_ge NODE NAME N: the counter has reached N (for busywait, which
+# must run the command, not a value read once)
+dsr_stat_ge() { (($(dsr_stat "$1" "$2") >= $3)); }
+
 # dsr_stats NODE: every ethtool -S counter of dsr0, "name value" per line
 dsr_stats() {
 	nsexec "$1" ethtool -S dsr0 | awk 'NR > 1 {sub(":$", "", $1); print $1, $2}'

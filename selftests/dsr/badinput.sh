@@ -82,7 +82,7 @@ test_rreq_flood() {
 	shared || return 1
 	before=$(slab_kb)
 	nsexec 1 "$PYTHON" "$CRAFT" flood eth0 "$(node_mac 1)" 5000 || return 1
-	busywait 5000 test "$(dsr_stat 2 rreq_received)" -ge 5000
+	busywait 5000 dsr_stat_ge 2 rreq_received 5000
 	after=$(slab_kb)
 	rows=$(dsr 2 -j reqtable show dsr0 | jq length)
 	diag "Route Requests received $(dsr_stat 2 rreq_received)," \

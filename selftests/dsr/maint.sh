@@ -82,6 +82,9 @@ mid_route() {
 	echo "${mid##*.}"
 }
 
+# buffers_empty NODE: nothing in its send and maintenance buffers
+buffers_empty() { (($(dsr "$1" -j buffer show dsr0 | jq length) == 0)); }
+
 # Acknowledgements, and the per-packet tracepoints while they happen.
 test_acks() {
 	local traced=0 mid fail
@@ -100,14 +103,14 @@ test_acks() {
 	check "last hops acknowledged explicitly" \
 		test "$(sum_stat ack_received)" -ge 1 &&
 	check "nothing in the maintenance buffers at rest" \
-		busywait 3000 test "$(dsr 1 -j buffer show dsr0 | jq length)" -eq 0 ||
+		busywait 3000 buffers_empty 1 ||
 		return 1
 	# 4 stops hearing mid: mid retransmits to 4, then gives up on the link
 	fail=$(dsr_stat "$mid" link_failures)
 	mf 4 del dev eth0 "$(node_mac "$mid")" || return 1
 	nsexec 1 ping -c 1 -W 3 -q "$(node_ip 4)" >/dev/null 2>&1
 	check "$mid retransmitted and found the link broken" \
-		busywait 5000 test "$(dsr_stat "$mid" link_failures)" -gt "$fail" ||
+		busywait 5000 dsr_stat_ge "$mid" link_failures $((fail + 1)) ||
 		return 1
 	if ((!traced)); then
 		diag "SKIP tracepoints: no dsr events in tracefs"

@@ -70,9 +70,20 @@ transit_setup() {
 	nsexec $TR_S ping -c 1 -W 5 -q $TR_DST2 >/dev/null
 }
 
-# tr_attach [NAME VALUE ...]: the engine on R's pio1, learning fast
+# tr_attach [NAME VALUE ...]: the engine on R's pio1, learning fast unless
+# the arguments say otherwise
 tr_attach() {
-	tr $TR_R attach dev pio1 mark_timeout_ms 200 probe_interval_ms 1000 "$@"
+	local -A p=([mark_timeout_ms]=200 [probe_interval_ms]=1000)
+	local a=() k
+
+	while (($# >= 2)); do
+		p[$1]=$2
+		shift 2
+	done
+	for k in "${!p[@]}"; do
+		a+=("$k" "${p[$k]}")
+	done
+	tr $TR_R attach dev pio1 "${a[@]}"
 }
 
 tr_detach() { tr $TR_R detach dev pio1 2>/dev/null; true; }

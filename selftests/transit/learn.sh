@@ -102,8 +102,7 @@ test_never_dropped() {
 	shared || return 1
 	tr_detach
 	# the most eager parameters: one miss drops
-	tr $TR_R attach dev pio1 n_misses 1 mark_timeout_ms 1 \
-		probe_interval_ms 1000 || return 1
+	tr_attach n_misses 1 mark_timeout_ms 1 || return 1
 	tr_fwd_rule || return 1
 	nsexec $TR_R nft -f - <<-EOF || return 1
 		flush chain inet tr tpre
