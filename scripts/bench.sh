@@ -14,4 +14,8 @@ if [[ -s $ROOT/build/bench-fig8/with.rto ]]; then
 	/usr/bin/python3 "$ROOT/scripts/plot-fig8.py" "$ROOT/build/bench-fig8" \
 		"$ROOT/docs/fig8-rto.png" && echo "bench: docs/fig8-rto.png"
 fi
+if [[ -s $ROOT/build/bench-fig3/points ]]; then
+	/usr/bin/python3 "$ROOT/scripts/plot-fig3.py" "$ROOT/build/bench-fig3" \
+		"$ROOT/docs/fig3-transit.png" && echo "bench: docs/fig3-transit.png"
+fi
 echo "bench: results in $OUT"
