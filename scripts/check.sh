@@ -89,6 +89,10 @@ if [[ $T != unit ]]; then
 			mkdir -p "$RES/$rel"
 			echo "not ok 1 $rel: guest did not finish (see ${RES#"$ROOT"/}/console-$rel.log)" \
 				> "$RES/$rel/vm.ktap"
+			# the kernel's last words (a panic, the OOM killer) are
+			# filtered from the output above: show them here
+			echo "# last lines of the guest console:"
+			tail -n 60 "$RES/console-$rel.log" | sed 's/^/# console: /'
 		fi
 		echo "# kernel $rel took $(( $(date +%s) - t0 )) s"
 	done
