@@ -5,12 +5,14 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <limits.h>
 #include <net/if.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <linux/ah_macfilter.h>
 
@@ -18,6 +20,7 @@
 #include "genl.h"
 #include "json.h"
 #include "maclist.h"
+#include "trace.h"
 
 static const struct genl_family_desc macfilter_family = {
 	.name = MACFILTER_GENL_NAME,
@@ -40,6 +43,7 @@ enum {
 	A_LOSS	= 1 << 3,
 	A_MAC	= 1 << 4,
 	A_FILE	= 1 << 5,
+	A_SPEED	= 1 << 6,
 };
 
 struct mf_args {
@@ -50,6 +54,7 @@ struct mf_args {
 	unsigned char loss;
 	unsigned char mac[MAC_LEN];
 	const char *file;
+	double speed;
 };
 
 struct mf_cmd {
@@ -65,6 +70,7 @@ static int do_simple(const struct mf_cmd *c, const struct mf_args *a);
 static int do_load(const struct mf_cmd *c, const struct mf_args *a);
 static int do_show(const struct mf_cmd *c, const struct mf_args *a);
 static int do_monitor(const struct mf_cmd *c, const struct mf_args *a);
+static int do_replay(const struct mf_cmd *c, const struct mf_args *a);
 
 static const struct mf_cmd mf_cmds[] = {
 	{ "attach", do_simple, MACFILTER_CMD_ATTACH, A_DEV | A_MODE | A_MAX,
@@ -80,6 +86,8 @@ static const struct mf_cmd mf_cmds[] = {
 	{ "flush", do_simple, MACFILTER_CMD_FLUSH, A_DEV, A_DEV, "dev DEV" },
 	{ "load", do_load, MACFILTER_CMD_REPLACE, A_DEV | A_FILE | A_MODE,
 	  A_DEV | A_FILE, "dev DEV FILE [mode deny|allow]" },
+	{ "replay", do_replay, MACFILTER_CMD_REPLACE, A_DEV | A_FILE | A_SPEED,
+	  A_DEV | A_FILE, "dev DEV TRACE [speed X]" },
 	{ "show", do_show, MACFILTER_CMD_GET_DEV, A_DEV, 0, "[dev DEV]" },
 	{ "monitor", do_monitor, 0, 0, 0, "" },
 };
@@ -150,6 +158,9 @@ void macfilter_help(FILE *f)
 		"N      loss: drop probability in percent, 0..100;\n"
 		"       max_entries: 1..%d (default %d)\n"
 		"FILE   one 'MAC [loss N]' per line, '#' comments; '-' is stdin\n"
+		"TRACE  one step per line: 'SECONDS MAC[/LOSS]...' or 'SECONDS -'\n"
+		"       (docs/trace.5); each step replaces the list, mode deny\n"
+		"X      replay speed: 2 runs the trace twice as fast (default 1)\n"
 		"mode   deny: drop listed sources (the default)\n"
 		"       allow: drop all but listed sources\n",
 		MACFILTER_LIMIT_MAX_ENTRIES, MACFILTER_DEFAULT_MAX_ENTRIES);
@@ -210,6 +221,19 @@ static int parse_mac(const struct mf_cmd *c, const char *s, struct mf_args *a)
 	return 0;
 }
 
+static int parse_speed(const struct mf_cmd *c, const char *s,
+		       struct mf_args *a)
+{
+	char *end;
+
+	errno = 0;
+	a->speed = strtod(s, &end);
+	if (!*s || *end || errno || !isfinite(a->speed) ||
+	    a->speed < 0.001 || a->speed > 1000)
+		return usage_err(c, "invalid speed '%s' (0.001..1000)", s);
+	return 0;
+}
+
 static const struct keyword {
 	const char *name;
 	unsigned int flag;
@@ -219,6 +243,7 @@ static const struct keyword {
 	{ "mode", A_MODE, parse_mode },
 	{ "max_entries", A_MAX, parse_max },
 	{ "loss", A_LOSS, parse_loss },
+	{ "speed", A_SPEED, parse_speed },
 };
 
 static const struct keyword *keyword_find(const char *s)
@@ -430,6 +455,146 @@ out:
 	genl_close(&g);
 out_list:
 	maclist_free(&list);
+	return ret;
+}
+
+/* ---- replay ------------------------------------------------------------- */
+
+static int read_trace(const char *file, struct trace *t)
+{
+	char err[512];
+	FILE *f;
+	int ret;
+
+	f = fopen(file, "r");
+	if (!f) {
+		fprintf(stderr, PROG_NAME ": %s: %s\n", file, strerror(errno));
+		return -1;
+	}
+	ret = trace_parse_file(t, file, f, MACFILTER_LIMIT_MAX_ENTRIES, err,
+			       sizeof(err));
+	fclose(f);
+	if (ret)
+		fprintf(stderr, "%s\n", err);
+	return ret;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static void sleep_until(uint64_t ns)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(ns / 1000000000ULL),
+		.tv_nsec = (long)(ns % 1000000000ULL),
+	};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+	       EINTR)
+		;
+}
+
+/* One step: the whole list replaced in one request, in deny mode. */
+static int replay_step(struct genl *g, const struct mf_args *a,
+		       const struct trace_step *st)
+{
+	struct nl_msg *msg;
+
+	msg = mf_msg(g, MACFILTER_CMD_REPLACE, 0, a,
+		     replace_msg_size(st->list.count));
+	if (!msg)
+		return -1;
+	if (put_entries(msg, &st->list)) {
+		nlmsg_free(msg);
+		return -1;
+	}
+	genl_set_sndbuf(g, nlmsg_hdr(msg)->nlmsg_len + 4096);
+	if (genl_request(g, msg, NULL, NULL)) {
+		fprintf(stderr, PROG_NAME ": %s:%lu: step not applied\n",
+			a->file, st->line);
+		return -1;
+	}
+	return 0;
+}
+
+static void replay_report(const uint64_t *late_us, size_t n)
+{
+	uint64_t max = 0, sum = 0;
+	struct json j;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		sum += late_us[i];
+		if (late_us[i] > max)
+			max = late_us[i];
+	}
+	if (!opts.json) {
+		printf("replayed %zu steps: lateness mean %.3f ms, max %.3f ms\n",
+		       n, n ? (double)sum / n / 1000 : 0, (double)max / 1000);
+		return;
+	}
+	json_init(&j, stdout, opts.pretty);
+	json_obj_open(&j);
+	json_kv_u64(&j, "steps", n);
+	json_kv_u64(&j, "late_mean_us", n ? sum / n : 0);
+	json_kv_u64(&j, "late_max_us", max);
+	json_key(&j, "late_us");
+	json_arr_open(&j);
+	for (i = 0; i < n; i++)
+		json_u64(&j, late_us[i]);
+	json_arr_close(&j);
+	json_obj_close(&j);
+}
+
+/*
+ * Apply each step of a trace at its time from now (divided by the speed):
+ * the whole trace is checked before the first step.  The lateness of a
+ * step runs from its time to the kernel's acknowledgment of the new list.
+ */
+static int do_replay(const struct mf_cmd *c, const struct mf_args *args)
+{
+	struct mf_args a = *args;
+	uint64_t t0, due, *late = NULL;
+	double speed = a.given & A_SPEED ? a.speed : 1;
+	struct trace t;
+	struct genl g;
+	int ret = EXIT_ERR;
+	size_t i;
+
+	(void)c;
+	a.given |= A_MODE;
+	a.mode = MACFILTER_MODE_DENY;
+	trace_init(&t);
+	if (read_trace(a.file, &t))
+		return EXIT_ERR;
+	late = calloc(t.count, sizeof(*late));
+	if (!late) {
+		fprintf(stderr, PROG_NAME ": out of memory\n");
+		goto out_trace;
+	}
+	if (genl_open(&g, opts.netns, &macfilter_family))
+		goto out_trace;
+	t0 = mono_ns();
+	for (i = 0; i < t.count; i++) {
+		due = t0 + (uint64_t)llround((double)t.steps[i].t_ms * 1e6 /
+					     speed);
+		sleep_until(due);
+		if (replay_step(&g, &a, &t.steps[i]))
+			goto out;
+		late[i] = (mono_ns() - due) / 1000;
+	}
+	replay_report(late, t.count);
+	ret = EXIT_OK;
+out:
+	genl_close(&g);
+out_trace:
+	free(late);
+	trace_free(&t);
 	return ret;
 }
 
