@@ -88,8 +88,9 @@ void dsr_maint_track(struct dsr_priv *priv, struct sk_buff *frame,
 	m->first = m->sent;
 	m->sent_us = dsr_now_us();
 	m->deadline = m->sent + dsr_neigh_rto(priv, n, m);
-	trace_dsr_xmit(priv->dev, m->saddr, m->daddr, nexthop, frame->len, 1,
-		       explicit, m->deadline - m->sent);
+	trace_dsr_xmit(priv->dev, dsr_self(priv), m->saddr, m->daddr, m->ip_id,
+		       nexthop, frame->len, 1, explicit, m->deadline - m->sent,
+		       segs);
 	list_add_tail(&m->list, &priv->maint);
 	priv->n_maint++;
 	dsr_kick(priv);
@@ -126,9 +127,10 @@ void dsr_maint_ack(struct dsr_priv *priv, __be32 from, u16 id)
 
 	list_for_each_entry(m, &priv->maint, list) {
 		if (m->nexthop == from && m->explicit && m->ack_id == id) {
-			trace_dsr_ack(priv->dev, from, false,
+			trace_dsr_ack(priv->dev, dsr_self(priv), from, false,
 				      dsr_now() - m->sent, m->tries,
-				      dsr_now() - m->first);
+				      dsr_now() - m->first, m->saddr, m->daddr,
+				      m->ip_id);
 			dsr_neigh_rtt_sample(priv, m);
 			dsr_maint_free(priv, m);
 			dsr_confirmed(priv, from);
@@ -150,8 +152,10 @@ void dsr_maint_passive(struct dsr_priv *priv, const struct iphdr *iph,
 		    m->segs == DSR_NO_SRT || segs < 0 || segs >= m->segs)
 			continue;
 		dsr_confirmed(priv, m->nexthop);
-		trace_dsr_ack(priv->dev, m->nexthop, true, dsr_now() - m->sent,
-			      m->tries, dsr_now() - m->first);
+		trace_dsr_ack(priv->dev, dsr_self(priv), m->nexthop, true,
+			      dsr_now() - m->sent, m->tries,
+			      dsr_now() - m->first, m->saddr, m->daddr,
+			      m->ip_id);
 		dsr_neigh_rtt_sample(priv, m);
 		dsr_maint_free(priv, m);
 		dsr_stat(priv, DSR_S_PASSIVE_ACKS);
@@ -219,8 +223,9 @@ static void dsr_retransmit(struct dsr_priv *priv, struct dsr_maint *m,
 	m->sent = now;
 	m->sent_us = dsr_now_us();
 	m->deadline = now + dsr_neigh_rto(priv, n, m);
-	trace_dsr_xmit(priv->dev, m->saddr, m->daddr, m->nexthop, m->skb->len,
-		       m->tries, m->explicit, m->deadline - now);
+	trace_dsr_xmit(priv->dev, dsr_self(priv), m->saddr, m->daddr, m->ip_id,
+		       m->nexthop, m->skb->len, m->tries, m->explicit,
+		       m->deadline - now, m->segs);
 	dsr_stat(priv, DSR_S_RETRANSMISSIONS);
 	if (n)
 		n->retx++;

@@ -506,6 +506,7 @@ static void dsr_rcv(struct dsr_priv *priv, struct dsr_slave *s,
 	__be32 saddr, daddr;
 	enum dsr_bad bad;
 	unsigned int len;
+	__be16 id;
 
 	if (overheard)
 		dsr_stat(priv, DSR_S_OVERHEARD);
@@ -519,6 +520,7 @@ static void dsr_rcv(struct dsr_priv *priv, struct dsr_slave *s,
 	c.dh = skb->data + ihl;
 	saddr = ip_hdr(skb)->saddr;
 	daddr = ip_hdr(skb)->daddr;
+	id = ip_hdr(skb)->id;
 	len = tot_len;
 	__skb_queue_head_init(&out);
 	spin_lock(&priv->lock);
@@ -529,7 +531,8 @@ static void dsr_rcv(struct dsr_priv *priv, struct dsr_slave *s,
 			dsr_sendbuf_drain(priv, &out);
 	}
 	spin_unlock(&priv->lock);
-	trace_dsr_recv(priv->dev, saddr, daddr, c.tx, len, overheard, verdict);
+	trace_dsr_recv(priv->dev, c.self, saddr, daddr, id, c.tx, len,
+		       overheard, verdict);
 	dsr_out_flush(&out);
 	if (verdict == DSR_RX_DELIVER)
 		dsr_deliver(priv, skb, &p);

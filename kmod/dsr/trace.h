@@ -21,14 +21,26 @@
 #define dsr_assign_dev(d) __assign_str(dev, (d)->name)
 #endif
 
-/* a transmission to a next hop; tries > 1 is a retransmission */
+/*
+ * Every event names the node (self: its address; in a lab all nodes may
+ * share one kernel and one trace buffer) and, where it is about a packet,
+ * the packet's IP id: with the addresses, a packet's identity, so its
+ * transmissions can be matched to its receptions at the next hop.
+ */
+
+/*
+ * a transmission to a next hop; tries > 1 is a retransmission; segs: the
+ * Segments Left it carries (255: no source route, the last hop)
+ */
 TRACE_EVENT(dsr_xmit,
-	TP_PROTO(const struct net_device *dev, __be32 saddr, __be32 daddr,
-		 __be32 nexthop, unsigned int len, unsigned int tries,
-		 bool ack_req, unsigned int rto_ms),
-	TP_ARGS(dev, saddr, daddr, nexthop, len, tries, ack_req, rto_ms),
+	TP_PROTO(const struct net_device *dev, __be32 self, __be32 saddr,
+		 __be32 daddr, __be16 id, __be32 nexthop, unsigned int len,
+		 unsigned int tries, bool ack_req, unsigned int rto_ms, u8 segs),
+	TP_ARGS(dev, self, saddr, daddr, id, nexthop, len, tries, ack_req,
+		rto_ms, segs),
 	TP_STRUCT__entry(
 		__string(dev, dev->name)
+		__field(__be32, self)
 		__field(__be32, saddr)
 		__field(__be32, daddr)
 		__field(__be32, nexthop)
@@ -36,39 +48,50 @@ TRACE_EVENT(dsr_xmit,
 		__field(unsigned int, tries)
 		__field(bool, ack_req)
 		__field(unsigned int, rto_ms)
+		__field(u16, id)
+		__field(u8, segs)
 	),
 	TP_fast_assign(
 		dsr_assign_dev(dev);
+		__entry->self = self;
 		__entry->saddr = saddr;
 		__entry->daddr = daddr;
+		__entry->id = ntohs(id);
+		__entry->segs = segs;
 		__entry->nexthop = nexthop;
 		__entry->len = len;
 		__entry->tries = tries;
 		__entry->ack_req = ack_req;
 		__entry->rto_ms = rto_ms;
 	),
-	TP_printk("%s %pI4 -> %pI4 via %pI4 len %u try %u ack_req %d rto %ums",
+	TP_printk("%s %pI4 -> %pI4 via %pI4 len %u try %u ack_req %d rto %ums self %pI4 id %u segs %u",
 		  __get_str(dev), &__entry->saddr, &__entry->daddr,
 		  &__entry->nexthop, __entry->len, __entry->tries,
-		  __entry->ack_req, __entry->rto_ms)
+		  __entry->ack_req, __entry->rto_ms, &__entry->self,
+		  __entry->id, __entry->segs)
 );
 
 /* a packet received (or overheard) and what became of it */
 TRACE_EVENT(dsr_recv,
-	TP_PROTO(const struct net_device *dev, __be32 saddr, __be32 daddr,
-		 __be32 prev, unsigned int len, bool overheard, int verdict),
-	TP_ARGS(dev, saddr, daddr, prev, len, overheard, verdict),
+	TP_PROTO(const struct net_device *dev, __be32 self, __be32 saddr,
+		 __be32 daddr, __be16 id, __be32 prev, unsigned int len,
+		 bool overheard, int verdict),
+	TP_ARGS(dev, self, saddr, daddr, id, prev, len, overheard, verdict),
 	TP_STRUCT__entry(
 		__string(dev, dev->name)
+		__field(__be32, self)
 		__field(__be32, saddr)
 		__field(__be32, daddr)
 		__field(__be32, prev)
 		__field(unsigned int, len)
 		__field(bool, overheard)
 		__field(int, verdict)
+		__field(u16, id)
 	),
 	TP_fast_assign(
 		dsr_assign_dev(dev);
+		__entry->self = self;
+		__entry->id = ntohs(id);
 		__entry->saddr = saddr;
 		__entry->daddr = daddr;
 		__entry->prev = prev;
@@ -76,21 +99,28 @@ TRACE_EVENT(dsr_recv,
 		__entry->overheard = overheard;
 		__entry->verdict = verdict;
 	),
-	TP_printk("%s %pI4 -> %pI4 from %pI4 len %u %s%s",
+	TP_printk("%s %pI4 -> %pI4 from %pI4 len %u %s%s self %pI4 id %u",
 		  __get_str(dev), &__entry->saddr, &__entry->daddr,
 		  &__entry->prev, __entry->len,
 		  __entry->overheard ? "overheard " : "",
 		  __print_symbolic(__entry->verdict, { 0, "done" },
-				   { 1, "deliver" }, { 2, "forward" }))
+				   { 1, "deliver" }, { 2, "forward" }),
+		  &__entry->self, __entry->id)
 );
 
 /* the next hop acknowledged a packet */
 TRACE_EVENT(dsr_ack,
-	TP_PROTO(const struct net_device *dev, __be32 from, bool passive,
-		 unsigned int rtt_ms, unsigned int tries, unsigned int first_ms),
-	TP_ARGS(dev, from, passive, rtt_ms, tries, first_ms),
+	TP_PROTO(const struct net_device *dev, __be32 self, __be32 from,
+		 bool passive, unsigned int rtt_ms, unsigned int tries,
+		 unsigned int first_ms, __be32 saddr, __be32 daddr, __be16 id),
+	TP_ARGS(dev, self, from, passive, rtt_ms, tries, first_ms, saddr,
+		daddr, id),
 	TP_STRUCT__entry(
 		__string(dev, dev->name)
+		__field(__be32, self)
+		__field(__be32, saddr)
+		__field(__be32, daddr)
+		__field(u16, id)
 		__field(__be32, from)
 		__field(bool, passive)
 		__field(unsigned int, rtt_ms)
@@ -99,16 +129,21 @@ TRACE_EVENT(dsr_ack,
 	),
 	TP_fast_assign(
 		dsr_assign_dev(dev);
+		__entry->self = self;
+		__entry->saddr = saddr;
+		__entry->daddr = daddr;
+		__entry->id = ntohs(id);
 		__entry->from = from;
 		__entry->passive = passive;
 		__entry->rtt_ms = rtt_ms;
 		__entry->tries = tries;
 		__entry->first_ms = first_ms;
 	),
-	TP_printk("%s from %pI4 %s rtt %ums tries %u since_first %ums",
+	TP_printk("%s from %pI4 %s rtt %ums tries %u since_first %ums self %pI4 pkt %pI4 -> %pI4 id %u",
 		  __get_str(dev), &__entry->from,
 		  __entry->passive ? "passive" : "explicit", __entry->rtt_ms,
-		  __entry->tries, __entry->first_ms)
+		  __entry->tries, __entry->first_ms, &__entry->self,
+		  &__entry->saddr, &__entry->daddr, __entry->id)
 );
 
 /* the route cache changed: a route learned or a link removed */
