@@ -333,13 +333,15 @@ dsr() {
 	ahctl "${g[@]}" -n "$(ns "$n")" dsr "$@"
 }
 
-# dsr_setup: every node gets dsr0 over its medium interface, which gives up
-# its own address; dsr0 carries the node's address and the subnet route.
+# dsr_setup [NODE...]: every node (or those given) gets dsr0 over its
+# medium interface, which gives up its own address; dsr0 carries the
+# node's address and the subnet route.
 dsr_setup() {
-	local i
+	local i nodes=("$@")
+	((${#nodes[@]})) || mapfile -t nodes < <(seq 1 "$AH_NODES")
 	# first, so that dsr0 puts the dsrprio qdisc on every slave (the default)
 	load_module sch_dsrprio && load_module dsr || return 1
-	for ((i = 1; i <= AH_NODES; i++)); do
+	for i in "${nodes[@]}"; do
 		ip -n "$(ns "$i")" -b - <<-EOF || return 1
 			address flush dev $(node_if)
 			link add dsr0 type dsr

@@ -1,0 +1,581 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for userspace/dsrd/conf.c: good files, every class of error
+ * with its line, and the parameter names against ahctl's.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/ah_macfilter.h>
+
+#include "conf.h"
+#include "ktap.h"
+
+#define ERRLEN	512
+#define AHCTL_DIR	"../../userspace/ahctl"
+
+/* ---- errors: each a file and the message it must give -------------------- */
+
+static const struct err_case {
+	const char *desc;
+	const char *in;
+	const char *err;	/* the whole message */
+} err_cases[] = {
+	{ "unknown section", "[dsr]\nAddress = 10.0.0.1/24\n[routes]\n",
+	  "t:3: unknown section [routes] (dsr, dsr.params, macfilter, transit or log)" },
+	{ "unknown key",
+	  "[dsr]\nAddress = 10.0.0.1/24\nColour = blue\n",
+	  "t:3: unknown key 'Colour' in [dsr]" },
+	{ "unknown key, other case: a hint",
+	  "[dsr]\naddress = 10.0.0.1/24\n",
+	  "t:2: unknown key 'address' in [dsr]; did you mean 'Address'?" },
+	{ "unknown key in [log]",
+	  "[dsr]\nAddress = 10.0.0.1/24\n\n[log]\nStatsEvery = 3\n",
+	  "t:5: unknown key 'StatsEvery' in [log]" },
+	{ "unknown DSR parameter",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[dsr.params]\nrto_min_ms = 40\nrto_mid_ms = 1\n",
+	  "t:5: unknown DSR parameter 'rto_mid_ms' (the names of 'ahctl dsr help')" },
+	{ "unknown transit key or parameter",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[transit]\nInterface = wlan0\nn_miss = 3\n",
+	  "t:5: unknown key 'n_miss' in [transit] (Interface, Enable or a parameter of 'ahctl transit help')" },
+	{ "duplicate key",
+	  "[dsr]\nAddress = 10.0.0.1/24\n# x\nAddress = 10.0.0.2/24\n",
+	  "t:4: Address given twice in this section (first at line 2)" },
+	{ "duplicate parameter",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[dsr.params]\ntimer_ms = 10\ntimer_ms = 20\n",
+	  "t:5: timer_ms given twice (first at line 4)" },
+	{ "subnet/LEN and subnet_prefix",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[dsr.params]\nsubnet_prefix = 16\nsubnet = 10.0.0.0/24\n",
+	  "t:5: subnet_prefix given twice (first at line 4; subnet A.B.C.D/LEN sets it)" },
+	{ "duplicate section",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[log]\n[dsr]\n",
+	  "t:4: section [dsr] given twice (first at line 1)" },
+	{ "duplicate Interface",
+	  "[dsr]\nInterface = eth0\nInterface = eth1\nInterface = eth0\n",
+	  "t:4: Interface eth0 listed twice" },
+	{ "two [macfilter] for one interface",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[macfilter]\nInterface = eth0\n[macfilter]\nInterface = eth0\n",
+	  "t:6: a [macfilter] for eth0 already exists (line 3)" },
+	{ "bad MAC",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[macfilter]\nInterface = eth0\nEntry = 02:00:00:00:00\n",
+	  "t:5: invalid MAC address '02:00:00:00:00'" },
+	{ "multicast MAC",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[macfilter]\nInterface = eth0\nEntry = 01:00:5e:00:00:01\n",
+	  "t:5: multicast MAC 01:00:5e:00:00:01 cannot be a source address" },
+	{ "bad loss",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[macfilter]\nInterface = eth0\nEntry = 02:00:00:00:00:01 101%\n",
+	  "t:5: invalid loss '101' (0..100)" },
+	{ "loss without %",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[macfilter]\nInterface = eth0\nEntry = 02:00:00:00:00:01 30\n",
+	  "t:5: invalid loss '30' (N% or loss N, N 0..100)" },
+	{ "junk after the entry",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[macfilter]\nInterface = eth0\nEntry = 02:00:00:00:00:01 loss 3 x\n",
+	  "t:5: unexpected 'x' after the entry" },
+	{ "duplicate MAC: the later line",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[macfilter]\nInterface = eth0\n"
+	  "Entry = 02:00:00:00:00:09\nEntry = 02:00:00:00:00:01\n"
+	  "Entry = 02-00-00-00-00-09 10%\n[log]\n",
+	  "t:7: MAC 02:00:00:00:00:09 listed twice (also at line 5)" },
+	{ "bad Mode", "[dsr]\nAddress = 10.0.0.1/24\n[macfilter]\nInterface = eth0\nMode = block\n",
+	  "t:5: invalid Mode 'block' (deny or allow)" },
+	{ "more entries than MaxEntries",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[macfilter]\nInterface = eth0\nMaxEntries = 1\n"
+	  "Entry = 02:00:00:00:00:01\nEntry = 02:00:00:00:00:02\n",
+	  "t:3: [macfilter] eth0: 2 entries, more than MaxEntries (1)" },
+	{ "[macfilter] without Interface",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[macfilter]\nMode = allow\n[log]\n",
+	  "t:3: [macfilter] without Interface" },
+	{ "[transit] without Interface, at the end",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[transit]\nn_misses = 3\n",
+	  "t:3: [transit] without Interface" },
+	{ "bad address", "[dsr]\nAddress = 10.0.0.300/24\n",
+	  "t:2: invalid Address '10.0.0.300/24' (A.B.C.D/LEN, LEN 1..32)" },
+	{ "address without /LEN", "[dsr]\nAddress = 10.0.0.1\n",
+	  "t:2: invalid Address '10.0.0.1' (A.B.C.D/LEN, LEN 1..32)" },
+	{ "address is the subnet's", "[dsr]\nAddress = 10.0.0.0/24\n",
+	  "t:2: Address 10.0.0.0/24 is not a host address of its subnet" },
+	{ "multicast address", "[dsr]\nAddress = 224.0.0.1/24\n",
+	  "t:2: Address 224.0.0.1/24 is not a host address of its subnet" },
+	{ "bad Gateway", "[dsr]\nAddress = 10.0.0.1/24\nGateway = maybe\n",
+	  "t:3: invalid Gateway 'maybe' (no, yes or the DSR subnet A.B.C.D/LEN, LEN 1..32)" },
+	{ "Gateway and gateway",
+	  "[dsr.params]\ngateway = 1\n[dsr]\nAddress = 10.0.0.1/24\nGateway = yes\n",
+	  "t:5: gateway in [dsr.params] and Gateway in [dsr] (lines 2 and 5): use one" },
+	{ "bad number",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[dsr.params]\nrto_min_ms = 5O\n",
+	  "t:4: invalid rto_min_ms '5O' (an integer 0..4294967295)" },
+	{ "negative number",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[transit]\nInterface = w0\npeek_len = -1\n",
+	  "t:5: invalid peek_len '-1' (an integer 0..4294967295)" },
+	{ "number too large",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[dsr.params]\ntimer_ms = 4294967296\n",
+	  "t:4: invalid timer_ms '4294967296' (an integer 0..4294967295)" },
+	{ "bad subnet",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[dsr.params]\nsubnet = 10.0.0.0/33\n",
+	  "t:4: invalid subnet '10.0.0.0/33' (A.B.C.D[/LEN], LEN 0..32)" },
+	{ "StatsInterval out of range",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[log]\nStatsInterval = 86401\n",
+	  "t:4: invalid StatsInterval '86401' (an integer 0..86400)" },
+	{ "StatsMaxBytes too small",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[log]\nStatsMaxBytes = 1K\n",
+	  "t:4: invalid StatsMaxBytes '1K' (bytes, at least 16384; K, M, G: KiB, MiB, GiB)" },
+	{ "StatsMaxBytes with a bad suffix",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[log]\nStatsMaxBytes = 1T\n",
+	  "t:4: invalid StatsMaxBytes '1T' (bytes, at least 16384; K, M, G: KiB, MiB, GiB)" },
+	{ "relative StatsFile",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[log]\nStatsFile = stats.jsonl\n",
+	  "t:4: StatsFile 'stats.jsonl' is not an absolute path" },
+	{ "bad Enable",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[transit]\nInterface = w0\nEnable = sometimes\n",
+	  "t:5: invalid Enable 'sometimes' (yes or no)" },
+	{ "interface name too long",
+	  "[dsr]\nInterface = averyveryverylongname\n",
+	  "t:2: Interface 'averyveryverylongname' is too long (at most 15 bytes)" },
+	{ "interface name with a slash", "[dsr]\nDevice = a/b\n",
+	  "t:2: invalid Device 'a/b'" },
+	{ "key before any section", "# hello\nAddress = 10.0.0.1/24\n",
+	  "t:2: 'Address' before any section" },
+	{ "no '='", "[dsr]\nAddress 10.0.0.1/24\n",
+	  "t:2: expected 'Key = value' or '[section]'" },
+	{ "no value", "[dsr]\nAddress =   # nothing\n",
+	  "t:2: Address without a value" },
+	{ "no key", "[dsr]\n = 1\n", "t:2: missing key before '='" },
+	{ "unterminated header", "[dsr\n", "t:1: missing ']' in section header" },
+	{ "junk after the header", "[dsr] x\n",
+	  "t:1: unexpected ' x' after the section header" },
+	{ "[dsr] without Address",
+	  "[dsr]\nInterface = eth0\n\n[log]\nStatsInterval = 0\n",
+	  "t:1: [dsr] without Address" },
+	{ "no [dsr] at all", "# empty\n[log]\n", "t: no [dsr] section" },
+	{ "macfilter on the device",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[macfilter]\nInterface = dsr0\n",
+	  "t:3: [macfilter] on the DSR device dsr0" },
+	{ "NUL byte", "[dsr]\nAddress = 10.0.0.1/24\n#\0\n",
+	  "t:3: NUL byte in the line" },
+};
+
+/* The input may hold a NUL: its length is that of the literal. */
+static size_t case_len(const struct err_case *c)
+{
+	size_t n = strlen(c->in);
+
+	if (strstr(c->desc, "NUL"))
+		n += 2;	/* "\0\n" after the '#' */
+	return n;
+}
+
+static void run_err_case(const struct err_case *c)
+{
+	char err[ERRLEN];
+	struct conf *conf = malloc(sizeof(*conf));
+	int r;
+
+	if (!conf)
+		abort();
+	conf_init(conf);
+	r = conf_parse_buf(conf, "t", c->in, case_len(c), NULL, err,
+			   sizeof(err));
+	if (r == 0)
+		ktap_diag("accepted");
+	else if (strcmp(err, c->err))
+		ktap_diag("got '%s', expected '%s'", err, c->err);
+	ktap_result(r != 0 && !strcmp(err, c->err), "error: %s", c->desc);
+	conf_free(conf);
+	free(conf);
+}
+
+/* ---- good files ---------------------------------------------------------- */
+
+static const char full[] =
+	"# a node\n"
+	"[dsr]\n"
+	"Device = dsr1            # not the default\n"
+	"Interface = eth0\n"
+	"Interface\t=\twlan0\r\n"
+	"Address = 10.1.0.7/16\n"
+	"Gateway = yes\n"
+	"\n"
+	"[dsr.params]\n"
+	"rto_min_ms = 40\n"
+	"timer_ms=20\n"
+	"[macfilter]\n"
+	"Interface = eth0\n"
+	"Mode = allow\n"
+	"MaxEntries = 100\n"
+	"Entry = 02:00:00:00:00:09\n"
+	"Entry = 02:00:00:00:00:02 30%\n"
+	"Entry = 02-00-00-00-00-05 loss 0\n"
+	"[macfilter]\n"
+	"Interface = wlan0\n"
+	"[transit]\n"
+	"Interface = wlan0\n"
+	"Enable = no\n"
+	"mark_timeout_ms = 150\n"
+	"idle_timeout_ms = 90000\n"
+	"[log]\n"
+	"StatsInterval = 5\n"
+	"StatsFile = /tmp/s.jsonl\n"
+	"StatsMaxBytes = 64K\n"
+	"StatsKeep = 0\n"
+	"EventsFile = /tmp/e.jsonl\n"
+	"EventsMaxBytes = 2M\n";
+
+static bool parse(struct conf *c, const char *in, char *err)
+{
+	conf_init(c);
+	if (conf_parse_buf(c, "t", in, strlen(in), NULL, err, ERRLEN)) {
+		ktap_diag("%s", err);
+		return false;
+	}
+	return true;
+}
+
+static uint32_t ip(const char *s)
+{
+	struct in_addr in;
+
+	if (inet_pton(AF_INET, s, &in) != 1)
+		abort();
+	return in.s_addr;
+}
+
+static bool check_full(struct conf *c)
+{
+	const struct conf_macfilter *m = &c->mf[0];
+	const struct conf_transit *t = &c->tr[0];
+	int i = DSR_A_P_RTO_MIN_MS - DSR_A_P_FIRST;
+	int k = TRANSIT_A_P_MARK_TIMEOUT_MS - TRANSIT_A_P_FIRST;
+
+	CHECK(!strcmp(c->dsr.device, "dsr1"));
+	CHECK_EQ(c->dsr.nslaves, 2);
+	CHECK(!strcmp(c->dsr.slaves[1], "wlan0"));
+	CHECK_EQ(c->dsr.addr, ip("10.1.0.7"));
+	CHECK_EQ(c->dsr.prefix, 16);
+	CHECK_EQ(c->dsr.gateway, CONF_GW_YES);
+	CHECK(conf_param_has(&c->dsr.params, i));
+	CHECK_EQ(c->dsr.params.val[i], 40);
+	CHECK_EQ(c->dsr.params.line[i], 10);
+	CHECK_EQ(c->nmf, 2);
+	CHECK_EQ(m->mode, MACFILTER_MODE_ALLOW);
+	CHECK_EQ(m->max_entries, 100);
+	CHECK_EQ(m->nentries, 3);
+	/* sorted by MAC */
+	CHECK_EQ(m->entries[0].mac[5], 2);
+	CHECK(m->entries[0].has_loss && m->entries[0].loss == 30);
+	CHECK(m->entries[1].has_loss && m->entries[1].loss == 0);
+	CHECK(!m->entries[2].has_loss);
+	CHECK_EQ(c->mf[1].mode, MACFILTER_MODE_DENY);
+	CHECK_EQ(c->mf[1].nentries, 0);
+	CHECK_EQ(c->ntr, 1);
+	CHECK(!t->enable);
+	CHECK_EQ(t->params.val[k], 150);
+	CHECK(!conf_param_has(&t->params, 0));
+	CHECK_EQ(c->log.stats_interval, 5);
+	CHECK(!strcmp(c->log.stats_file, "/tmp/s.jsonl"));
+	CHECK_EQ(c->log.stats_max_bytes, 65536);
+	CHECK_EQ(c->log.stats_keep, 0);
+	CHECK_EQ(c->log.events_max_bytes, 2 << 20);
+	CHECK_EQ(c->log.events_keep, CONF_KEEP);
+	return true;
+}
+
+static bool t_full(void)
+{
+	char err[ERRLEN];
+	struct conf *c = malloc(sizeof(*c));
+	bool ok;
+
+	if (!c)
+		return false;
+	ok = parse(c, full, err) && check_full(c);
+	conf_free(c);
+	free(c);
+	return ok;
+}
+
+static bool t_defaults(void)
+{
+	char err[ERRLEN];
+	struct conf *c = malloc(sizeof(*c));
+	bool ok = false;
+
+	if (!c || !parse(c, "[dsr]\nAddress = 192.168.5.1/24", err))
+		goto out;
+	CHECK(!strcmp(c->dsr.device, "dsr0"));
+	CHECK_EQ(c->dsr.nslaves, 0);
+	CHECK_EQ(c->dsr.gateway, CONF_GW_UNSET);
+	CHECK_EQ(c->nmf + c->ntr, 0);
+	CHECK_EQ(c->log.stats_interval, 0);
+	CHECK(!strcmp(c->log.stats_file, CONF_STATS_FILE));
+	CHECK_EQ(c->log.stats_max_bytes, CONF_MAX_BYTES);
+	CHECK_EQ(c->log.stats_keep, CONF_KEEP);
+	CHECK(!c->log.events_file[0]);
+	ok = true;
+out:
+	if (c)
+		conf_free(c);
+	free(c);
+	return ok;
+}
+
+/* What Gateway puts into the parameters sent. */
+static bool t_gateway(void)
+{
+	static const struct {
+		const char *in;
+		uint32_t gw;
+		const char *subnet;
+		uint32_t plen;
+		bool has;
+	} cases[] = {
+		{ "[dsr]\nAddress = 10.0.0.7/24\nGateway = yes\n", 1,
+		  "10.0.0.0", 24, true },
+		{ "[dsr]\nAddress = 10.0.0.7/24\nGateway = 10.9.0.0/16\n", 1,
+		  "10.9.0.0", 16, true },
+		{ "[dsr]\nAddress = 10.0.0.7/24\nGateway = no\n", 0, NULL, 0,
+		  true },
+		{ "[dsr]\nAddress = 10.0.0.7/24\n", 0, NULL, 0, false },
+	};
+	int g = DSR_A_P_GATEWAY - DSR_A_P_FIRST;
+	int s = DSR_A_P_SUBNET - DSR_A_P_FIRST;
+	int p = DSR_A_P_SUBNET_PREFIX - DSR_A_P_FIRST;
+	struct conf_params w;
+	char err[ERRLEN];
+	struct conf *c = malloc(sizeof(*c));
+	size_t i;
+	bool ok = false;
+
+	if (!c)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (!parse(c, cases[i].in, err))
+			goto out;
+		conf_dsr_wanted(c, &w);
+		conf_free(c);
+		CHECK_EQ(conf_param_has(&w, g), cases[i].has);
+		if (!cases[i].has)
+			continue;
+		CHECK_EQ(w.val[g], cases[i].gw);
+		if (!cases[i].gw)
+			continue;
+		CHECK_EQ(w.val[s], ip(cases[i].subnet));
+		CHECK_EQ(w.val[p], cases[i].plen);
+	}
+	ok = true;
+out:
+	free(c);
+	return ok;
+}
+
+/* subnet A.B.C.D/LEN in [dsr.params] sets both, as ahctl does. */
+static bool t_subnet_param(void)
+{
+	char err[ERRLEN];
+	struct conf *c = malloc(sizeof(*c));
+	int s = DSR_A_P_SUBNET - DSR_A_P_FIRST;
+	int p = DSR_A_P_SUBNET_PREFIX - DSR_A_P_FIRST;
+	bool ok = false;
+
+	if (!c || !parse(c, "[dsr]\nAddress = 10.0.0.7/24\n[dsr.params]\n"
+			 "gateway = 1\nsubnet = 10.0.0.0/24\n", err))
+		goto out;
+	CHECK_EQ(c->dsr.params.val[s], ip("10.0.0.0"));
+	CHECK_EQ(c->dsr.params.val[p], 24);
+	CHECK_EQ(c->dsr.params.line[p], 5);
+	ok = true;
+out:
+	if (c)
+		conf_free(c);
+	free(c);
+	return ok;
+}
+
+/* EntryFile: read relative to the config's directory, merged, checked. */
+static bool t_entry_file(void)
+{
+	char dir[] = "/tmp/dsrd-conf-XXXXXX", path[256], err[ERRLEN];
+	static const char list[] =
+		"# two\n02:00:00:00:00:07 loss 20\n02:00:00:00:00:03\n";
+	static const char in[] =
+		"[dsr]\nAddress = 10.0.0.7/24\n[macfilter]\nInterface = e0\n"
+		"EntryFile = macs\nEntry = 02:00:00:00:00:01\n";
+	static const char dup[] =
+		"[dsr]\nAddress = 10.0.0.7/24\n[macfilter]\nInterface = e0\n"
+		"Entry = 02:00:00:00:00:03\nEntryFile = macs\n";
+	static const char bad[] = "02:00:00:00:00:07\nnonsense\n";
+	struct conf *c = malloc(sizeof(*c));
+	bool ok = false;
+	FILE *f;
+
+	if (!c || !mkdtemp(dir))
+		goto out;
+	snprintf(path, sizeof(path), "%s/macs", dir);
+	f = fopen(path, "w");
+	if (!f)
+		goto out;
+	fputs(list, f);
+	fclose(f);
+	conf_init(c);
+	CHECK(!conf_parse_buf(c, "t", in, strlen(in), dir, err, sizeof(err)));
+	CHECK_EQ(c->mf[0].nentries, 3);
+	CHECK_EQ(c->mf[0].entries[0].mac[5], 1);
+	CHECK_EQ(c->mf[0].entries[2].loss, 20);
+	conf_free(c);
+	conf_init(c);
+	CHECK(conf_parse_buf(c, "t", dup, strlen(dup), dir, err,
+			     sizeof(err)));
+	CHECK(!strcmp(err, "t:6: MAC 02:00:00:00:00:03 listed twice (also at line 5)"));
+	conf_free(c);
+	f = fopen(path, "w");
+	if (!f)
+		goto out;
+	fputs(bad, f);
+	fclose(f);
+	conf_init(c);
+	CHECK(conf_parse_buf(c, "t", in, strlen(in), dir, err, sizeof(err)));
+	ktap_diag("%s", err);
+	CHECK(!strncmp(err, "t:5: EntryFile macs:2: ", 23));
+	conf_free(c);
+	conf_init(c);
+	CHECK(conf_parse_buf(c, "t", in, strlen(in), "/nonexistent", err,
+			     sizeof(err)));
+	CHECK(!strcmp(err, "t:5: EntryFile macs: No such file or directory"));
+	ok = true;
+out:
+	if (c)
+		conf_free(c);
+	free(c);
+	unlink(path);
+	rmdir(dir);
+	return ok;
+}
+
+/* conf_load(): "FILE:LINE:" and the directory for EntryFile. */
+static bool t_load(void)
+{
+	char dir[] = "/tmp/dsrd-conf-XXXXXX", path[256], err[ERRLEN];
+	struct conf *c = malloc(sizeof(*c));
+	bool ok = false;
+	FILE *f;
+
+	if (!c || !mkdtemp(dir))
+		goto out;
+	snprintf(path, sizeof(path), "%s/dsrd.conf", dir);
+	f = fopen(path, "w");
+	if (!f)
+		goto out;
+	fputs("[dsr]\nAddress = 10.0.0.7/24\n[nope]\n", f);
+	fclose(f);
+	conf_init(c);
+	CHECK(conf_load(c, path, err, sizeof(err)));
+	CHECK(!strncmp(err, path, strlen(path)));
+	CHECK(!strncmp(err + strlen(path), ":3: unknown section [nope]", 26));
+	conf_free(c);
+	conf_init(c);
+	CHECK(conf_load(c, "/nonexistent/dsrd.conf", err, sizeof(err)));
+	CHECK(!strcmp(err, "/nonexistent/dsrd.conf: No such file or directory"));
+	ok = true;
+out:
+	if (c)
+		conf_free(c);
+	free(c);
+	unlink(path);
+	rmdir(dir);
+	return ok;
+}
+
+/* ---- parameter names: the same as ahctl's -------------------------------- */
+
+/*
+ * Every name in PARAM(ID, "name"...) lines of an ahctl source file; @n
+ * set to how many.  Each must be known to @find.
+ */
+static bool names_in(const char *file, int (*find)(const char *),
+		     size_t *n)
+{
+	char line[512], name[64];
+	const char *q;
+	FILE *f = fopen(file, "r");
+	size_t len;
+
+	*n = 0;
+	if (!f) {
+		ktap_diag("%s: cannot open", file);
+		return false;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		q = strstr(line, "PARAM(");
+		if (!q || !strchr(q, '"') || strstr(line, "#define"))
+			continue;
+		q = strchr(q, '"') + 1;
+		len = strcspn(q, "\"");
+		if (len >= sizeof(name))
+			continue;
+		memcpy(name, q, len);
+		name[len] = '\0';
+		if (find(name) < 0) {
+			ktap_diag("%s: '%s' unknown to dsrd", file, name);
+			fclose(f);
+			return false;
+		}
+		(*n)++;
+	}
+	fclose(f);
+	return true;
+}
+
+static bool t_dsr_names(void)
+{
+	size_t n;
+	int id;
+
+	CHECK(names_in(AHCTL_DIR "/dsr.c", conf_dsr_param_find, &n));
+	/* subnet is spelt out there (an address, not PARAM()) */
+	CHECK_EQ(n + 1, CONF_DSR_NPARAMS);
+	CHECK_EQ(conf_dsr_param_find("subnet"), DSR_A_P_SUBNET);
+	for (id = DSR_A_P_FIRST; id <= DSR_A_P_LAST; id++)
+		CHECK(conf_dsr_param_name(id) &&
+		      conf_dsr_param_find(conf_dsr_param_name(id)) == id);
+	CHECK(!conf_dsr_param_name(DSR_A_P_LAST + 1));
+	return true;
+}
+
+static bool t_transit_names(void)
+{
+	size_t n;
+	int id;
+
+	CHECK(names_in(AHCTL_DIR "/transit.c", conf_tr_param_find, &n));
+	CHECK_EQ(n, CONF_TR_NPARAMS);
+	for (id = TRANSIT_A_P_FIRST; id <= TRANSIT_A_P_LAST; id++)
+		CHECK(conf_tr_param_name(id) &&
+		      conf_tr_param_find(conf_tr_param_name(id)) == id);
+	return true;
+}
+
+static const struct ktap_case fn_cases[] = {
+	{ "a full config", t_full },
+	{ "the defaults", t_defaults },
+	{ "Gateway becomes gateway, subnet, subnet_prefix", t_gateway },
+	{ "subnet A.B.C.D/LEN sets subnet_prefix", t_subnet_param },
+	{ "EntryFile", t_entry_file },
+	{ "conf_load", t_load },
+	{ "DSR parameter names are ahctl's", t_dsr_names },
+	{ "transit parameter names are ahctl's", t_transit_names },
+};
+
+int main(void)
+{
+	size_t ne = ARRAY_SIZE(err_cases), nf = ARRAY_SIZE(fn_cases);
+	size_t i;
+
+	ktap_plan((unsigned int)(ne + nf));
+	for (i = 0; i < ne; i++)
+		run_err_case(&err_cases[i]);
+	ktap_cases(fn_cases, nf);
+	return ktap_finish();
+}

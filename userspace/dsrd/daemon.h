@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dsrd's state: the sockets, and what it has set up in the kernel (so
+ * that a reload changes only what differs and a stop undoes exactly it).
+ *
+ * Everything below "applied" is updated after each kernel request that
+ * succeeded and only then, so it is what the kernel has even after a
+ * partial failure.  Starting is a reload from nothing; a failure then
+ * undoes everything (apply_teardown()).
+ */
+#ifndef DSRD_DAEMON_H
+#define DSRD_DAEMON_H
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "attrs.h"
+#include "conf.h"
+#include "genl.h"
+#include "maclist.h"
+#include "notify.h"
+#include "statlog.h"
+
+struct fam {
+	const struct family *f;
+	bool present;		/* the module is loaded: req is open */
+	struct genl req;	/* requests and replies */
+	struct genl ev;		/* notifications; ev.sk NULL: none */
+};
+
+struct slave {
+	char ifname[IFNAMSIZ];
+	int ifindex;
+	bool upped;		/* was down: dsrd set it up */
+};
+
+struct mf_applied {
+	char ifname[IFNAMSIZ];
+	uint8_t mode;
+	uint32_t max_entries;	/* what the kernel has */
+	struct maclist_entry *entries;	/* sorted, as in the config */
+	size_t nentries;
+};
+
+struct tr_applied {
+	char ifname[IFNAMSIZ];
+	bool enable;
+	uint32_t params[CONF_TR_NPARAMS];	/* every value */
+};
+
+struct dsrd {
+	/* command line */
+	const char *conf_path;
+	const char *netns;
+
+	struct conf *conf;	/* the config in force */
+	struct notify notify;
+	struct fam fam[__FAM_MAX];
+	struct genl rt;		/* rtnetlink */
+	int sock_fd;		/* AF_INET datagram socket for ioctls */
+
+	/* applied */
+	char device[IFNAMSIZ];
+	int dev_ifindex;	/* 0: not created (yet) */
+	uint32_t dsr_defaults[CONF_DSR_NPARAMS];	/* the kernel's */
+	uint32_t dsr_cur[CONF_DSR_NPARAMS];	/* as dsrd last set them */
+	bool has_addr;
+	uint32_t addr;
+	unsigned int prefix;
+	struct slave slaves[CONF_MAX_SLAVES];
+	size_t nslaves;
+	struct mf_applied mf[CONF_MAX_SECTIONS];
+	size_t nmf;
+	struct tr_applied tr[CONF_MAX_SECTIONS];
+	size_t ntr;
+
+	/* logs */
+	struct statlog stats;	/* stats.fd < 0: none */
+	struct statlog events;	/* events.fd < 0: standard error */
+	bool stats_warned;	/* one message per failure streak */
+	bool events_warned;
+};
+
+/* apply.c */
+
+/*
+ * Open the families @c needs (and the others, if loaded), the rtnetlink
+ * and ioctl sockets.  DSRD_EXIT_OK, DSRD_EXIT_NOMOD (printed with the
+ * module's name) or DSRD_EXIT_ERR.
+ */
+int apply_open(struct dsrd *d, const struct conf *c);
+void apply_close(struct dsrd *d);
+
+/*
+ * Start: check every interface @c names exists and the device does not,
+ * create it, apply @c, set it up.  0, or -1 with everything undone.
+ */
+int apply_start(struct dsrd *d, const struct conf *c);
+
+/*
+ * Reload: check @c can be applied (same device, interfaces exist, modules
+ * loaded); if not -1 and nothing changed.  Else apply what differs and
+ * return the number of changes that failed (each logged; the rest done).
+ */
+int apply_reload(struct dsrd *d, const struct conf *c);
+
+/* Undo everything dsrd set up; 0 or -1 if some of it failed (logged). */
+int apply_teardown(struct dsrd *d);
+
+/* events.c */
+
+/* Subscribe to @fam's groups; 0 or -1 (logged). */
+int events_subscribe(struct dsrd *d, struct fam *fam);
+void events_close(struct dsrd *d);
+
+/* Read and log the notifications waiting on @fam's socket. */
+void events_read(struct dsrd *d, struct fam *fam);
+
+/* Open, or reopen after a reload, the stats and events files of @c. */
+int logs_open(struct dsrd *d, const struct conf *c);
+void logs_close(struct dsrd *d);
+
+/* One stats line: every counter of the three modules. */
+void stats_write(struct dsrd *d);
+
+/* "2024-05-01T12:00:00.123Z" */
+void time_now_str(char *buf, size_t size);
+
+#endif /* DSRD_DAEMON_H */

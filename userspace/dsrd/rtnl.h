@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The rtnetlink requests dsrd makes, built with libnl-3 core only (no
+ * libnl-route) and sent through the shared request code, so a refusal is
+ * printed with the kernel's extended ACK message:
+ *
+ *	ip link add NAME type dsr	rtnl_create()
+ *	ip link del NAME		rtnl_delete()
+ *	ip link set DEV master M	rtnl_set_master() (0: nomaster)
+ *	ip link set DEV up|down		rtnl_set_up()
+ *	ip addr add|del A/LEN dev DEV	rtnl_addr()
+ */
+#ifndef DSRD_RTNL_H
+#define DSRD_RTNL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "genl.h"
+
+/* What RTM_GETLINK says about one device. */
+struct rtnl_link {
+	unsigned int flags;	/* IFF_* */
+	uint32_t master;	/* ifindex, 0: none */
+};
+
+/* An rtnetlink socket in @rt (only rt->sk is used); 0 or -1 (printed). */
+int rtnl_open(struct genl *rt);
+
+int rtnl_create(struct genl *rt, const char *name, const char *kind);
+int rtnl_delete(struct genl *rt, int ifindex);
+int rtnl_get_link(struct genl *rt, int ifindex, struct rtnl_link *l);
+int rtnl_set_master(struct genl *rt, int ifindex, int master);
+int rtnl_set_up(struct genl *rt, int ifindex, bool up);
+
+/* @add: RTM_NEWADDR, else RTM_DELADDR; @addr in network byte order. */
+int rtnl_addr(struct genl *rt, bool add, int ifindex, uint32_t addr,
+	      unsigned int prefix);
+
+#endif /* DSRD_RTNL_H */
