@@ -1,76 +1,112 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The main job, run inside the guest by `make demo`: five radios in one
-# room (a hub), macfilter turns them into a line, static routes forward.
+# The main job, run inside the guest by `make demo`: the CMU testbed's ping
+# test (seed 004 section 8) in one room.  Seven radios on one hub; macfilter
+# replays, on every node, the trace of the built-in CMU course
+# (scripts/ah-scenario, scenarios/cmu.toml: 5 cars looping a 700 m x 300 m
+# course, 250 m range, time-scaled); dsrd sets up each node's DSR; E1 pings
+# E2 every 300 ms for the run; then the paper's tables are printed from the
+# DSR tracepoints of all nodes and captures at E1 and E2.
 #
-#   A(1) ---- B(2) ---- C(3) ---- D(4) ---- E(5)       each node hears only
-#   10.0.0.1  10.0.0.2  10.0.0.3  10.0.0.4  10.0.0.5   its line neighbours
+#     E1(1) . . . T1(3)  T2(4)  T3(5)  T4(6)  T5(7) . . . E2(2)
+#       \          |      |      |      |      |          /
+#        +---------------------- ahhub ------------------+
+#                  who hears whom: the trace's step of the moment
 #
-# Then one trace step cuts B--C (B stops hearing C and C stops hearing B)
-# and A can no longer reach E.  Later issues replace the static routes
-# with DSR, which finds the way around.
+# DEMO_SECS (default 100, the whole 1000 s course at the scenario's time
+# scale 10): length of the run, trace time.  DEMO_OUT:
+# where the run's files go (default build/demo).
 source "$(dirname "$0")/../selftests/lib.sh"
 set -e
 
+DEMO_SECS=${DEMO_SECS:-100}
+OUT=${DEMO_OUT:-$AH_ROOT/build/demo}
+TRACEFS=/sys/kernel/tracing
+NAMES=(E1 E2 T1 T2 T3 T4 T5)
+PATH=$AH_ROOT/userspace/dsrd:$PATH
+# matplotlib's cache: the guest's home is read-only
+export MPLCONFIGDIR=${MPLCONFIGDIR:-$(mktemp -d)}
+
 say() { printf '\n== %s\n' "$*"; }
-run() { echo "\$ $*"; "$@"; }
 
+rm -rf "$OUT"
+mkdir -p "$OUT/traces"
+say "the course: 5 cars, 2 fixed end nodes, ${DEMO_SECS} s of trace"
+/usr/bin/python3 "$AH_ROOT/scripts/ah-scenario" traces cmu "$OUT/traces" \
+	--duration $((DEMO_SECS * 10))
+/usr/bin/python3 "$AH_ROOT/scripts/ah-scenario" summary cmu \
+	--duration $((DEMO_SECS * 10)) | sed 's/^/  /'
+
+load_module sch_dsrprio
+load_module dsr
 load_module macfilter
-hub_setup 5
-say "5 nodes on one hub: every radio hears every other"
-for i in 1 2 3 4 5; do
-	echo "node $i: $(ns $i) eth0 $(node_mac $i) $(node_ip $i)"
+hub_setup 7
+: > "$OUT/nodes.txt"
+for i in "${!NAMES[@]}"; do
+	n=$((i + 1)) name=${NAMES[$i]}
+	echo "$name $(node_ip $n)" >> "$OUT/nodes.txt"
+	ip -n "$(ns $n)" address flush dev eth0
+	cat > "$OUT/$name.conf" <<-EOF
+		# dsrd on $name ($(node_mac $n)), written by scripts/demo-guest.sh
+		[dsr]
+		Interface = eth0
+		Address = $(node_ip $n)/24
+		[macfilter]
+		Interface = eth0
+		Mode = deny
+		[log]
+		StatsInterval = 5
+		StatsFile = $OUT/$name.stats.jsonl
+		EventsFile = $OUT/$name.events.jsonl
+	EOF
+	dsrd -N "$(ns $n)" -f -c "$OUT/$name.conf" 2> "$OUT/$name.dsrd.log" &
 done
-
-say "macfilter, allow-list mode: each node hears only its line neighbours"
-for i in 1 2 3 4 5; do
-	mf $i attach dev eth0 mode allow
-	for j in $((i - 1)) $((i + 1)); do
-		((j >= 1 && j <= 5)) && mf $i add dev eth0 "$(node_mac $j)"
-	done
+for i in "${!NAMES[@]}"; do
+	busywait 20000 nsexec $((i + 1)) ip link show dsr0 up >/dev/null ||
+		{ echo "dsrd on ${NAMES[$i]} did not come up:"; cat "$OUT/${NAMES[$i]}.dsrd.log"; exit 1; }
 done
-run ahctl -n "$(ns 3)" macfilter show
+say "dsrd runs on every node:"
+ahctl -n "$(ns 1)" dsr param show dsr0 | head -3
 
-say "static routes along the line"
-for i in 1 2 3 4 5; do
-	nsexec $i sysctl -qw net.ipv4.ip_forward=1 net.ipv4.conf.all.send_redirects=0 \
-		net.ipv4.conf.eth0.send_redirects=0 net.ipv4.conf.all.accept_redirects=0 \
-		net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.eth0.rp_filter=0
-	for j in 1 2 3 4 5; do
-		((j == i || j == i - 1 || j == i + 1)) && continue
-		if ((j > i)); then via=$((i + 1)); else via=$((i - 1)); fi
-		nsexec $i ip route add "$(node_ip $j)/32" via "$(node_ip $via)"
-	done
+mountpoint -q "$TRACEFS" || mount -t tracefs nodev "$TRACEFS"
+echo 16384 > "$TRACEFS/buffer_size_kb"
+echo > "$TRACEFS/trace"
+for e in dsr_xmit dsr_recv dsr_ack; do
+	echo 1 > "$TRACEFS/events/dsr/$e/enable"
 done
-run ip -n "$(ns 1)" route
+nsexec 1 tcpdump -i eth0 -w "$OUT/e1.pcap" -U -Q out 'ip proto 48 or icmp' 2>/dev/null &
+nsexec 2 tcpdump -i eth0 -w "$OUT/e2.pcap" -U -Q out 'ip proto 48 or icmp' 2>/dev/null &
+sleep 1
 
-say "A reaches E over four hops"
-run ip netns exec "$(ns 1)" traceroute -n -q 1 -w 2 "$(node_ip 5)" |
-	tee /tmp/demo-traceroute.txt
-# the hop that answered from E's address, i.e. how many hops A-E took
-hops=$(awk -v e="$(node_ip 5)" '$2 == e { print $1; exit }' /tmp/demo-traceroute.txt)
-run ip netns exec "$(ns 1)" ping -c 3 -i 0.3 "$(node_ip 5)"
-echo "A can not hear C directly:"
-ip netns exec "$(ns 1)" ping -c 1 -W 1 -r "$(node_ip 3)" >/dev/null 2>&1 &&
-	echo "  (direct ping to C works?!)" || echo "  ping -r (no routing) to C fails: ok"
+say "the cars drive; E1 pings E2 every 300 ms for $DEMO_SECS s"
+for i in "${!NAMES[@]}"; do
+	mf $((i + 1)) replay dev eth0 "$OUT/traces/${NAMES[$i]}.trace" \
+		> "$OUT/${NAMES[$i]}.replay" &
+done
+nsexec 1 ping -n -q -i 0.3 -c $((DEMO_SECS * 10 / 3)) -W 2 "$(node_ip 2)" \
+	> "$OUT/ping.txt" || true
+tail -2 "$OUT/ping.txt" | sed 's/^/  /'
+wait_replays() { ! pgrep -f 'macfilter replay' >/dev/null; }
+busywait 10000 wait_replays || true
 
-say "trace step: B and C move apart (B stops hearing C, C stops hearing B)"
-echo "$(node_mac 1)" > /tmp/demo-step-B.list
-echo "$(node_mac 4)" > /tmp/demo-step-C.list
-run ahctl -n "$(ns 2)" macfilter load dev eth0 /tmp/demo-step-B.list
-run ahctl -n "$(ns 3)" macfilter load dev eth0 /tmp/demo-step-C.list
-run ahctl -n "$(ns 2)" macfilter show
-set +e
-run ip netns exec "$(ns 1)" ping -c 3 -i 0.3 -W 1 "$(node_ip 5)"
-lost=$?
-set -e
+for e in dsr_xmit dsr_recv dsr_ack; do
+	echo 0 > "$TRACEFS/events/dsr/$e/enable"
+done
+cp "$TRACEFS/trace" "$OUT/dsr.trace"
+pkill -f "tcpdump -i eth0 -w $OUT" || true
+say "replay lateness per node:"
+for name in "${NAMES[@]}"; do
+	echo "  $name: $(cat "$OUT/$name.replay")"
+done
+say "dsrd's last stats line of E1 (of $(wc -l < "$OUT/E1.stats.jsonl")):"
+tail -1 "$OUT/E1.stats.jsonl" | jq -c '{time, dsr: (.dsr | {retransmissions, passive_acks, link_failures})}' 2>/dev/null | sed 's/^/  /' || true
 
-say "result"
-echo "traceroute A -> E: $hops hops"
-if [[ $hops == 4 && $lost != 0 ]]; then
-	echo "demo: OK: A reached E over 4 hops; after the B--C cut it cannot"
-else
-	echo "demo: FAILED (hops $hops, ping after cut exit $lost)"
-	exit 1
-fi
+pkill -TERM -x dsrd || true
+busywait 10000 not pgrep -x dsrd || true
+
+say "the paper's tables, from this run (the paper's numbers under each)"
+/usr/bin/python3 "$AH_ROOT/scripts/demo-tables.py" "$OUT"
+/usr/bin/python3 "$AH_ROOT/scripts/ah-scenario" draw cmu "$OUT/course.png" \
+	--duration $((DEMO_SECS * 10))
+say "the course: $OUT/course.png; every file of the run: $OUT"
