@@ -6,13 +6,22 @@
 #   make check [T=suite] [KVERS="6.1.0-56-amd64 ..."]
 #   make check-debug [T=suite]   the suites on a KASAN/KMEMLEAK/lockdep/UBSAN kernel
 #   make demo | bench | setup | clean | checkpatch
+#   make install [DESTDIR=/stage] [PREFIX=/usr] [KVERS="..."|KDIR=/path]
+#                         modules of build/KVER into /lib/modules/KVER/extra/ah-stack
+#                         (depmod when DESTDIR is empty), ahctl and dsrd, the
+#                         unit, the config (if none), man pages, completion;
+#                         INSTALL_MOD_STRIP=1 strips the modules' debug info;
+#                         USERSPACE_DIR=build/arm64/userspace for cross-built tools
+#   make uninstall        the same files, from every kernel; keeps /etc/dsrd
+#   make cross-arm64      modules and tools for Debian's arm64 6.1 kernel
+#                         (scripts/cross-arm64.sh, docs/embedded.md)
 
 ROOT     := $(CURDIR)
 KVERS    ?= $(shell $(ROOT)/scripts/kernels.sh)
 export W ?= 1
 
 .PHONY: all modules drivers userspace check check-debug debug-kernel bench demo setup clean checkpatch \
-	unit fuzz
+	unit fuzz install uninstall cross-arm64
 
 all: modules drivers userspace
 
@@ -38,7 +47,7 @@ userspace:
 setup:
 	@scripts/setup.sh
 
-unit:
+unit: userspace
 	@$(MAKE) -s -C tests/unit check
 
 fuzz:
@@ -63,6 +72,74 @@ bench: setup all
 
 checkpatch:
 	@scripts/checkpatch.sh
+
+cross-arm64:
+	@scripts/cross-arm64.sh
+
+# ---- install --------------------------------------------------------------
+# Nothing is built here: run make (or make modules userspace KVERS=...) first,
+# as the user who builds; make install then copies what is in build/KVER.
+PREFIX        ?= /usr
+SBINDIR       ?= $(PREFIX)/sbin
+MANDIR        ?= $(PREFIX)/share/man
+BASHCOMPDIR   ?= $(PREFIX)/share/bash-completion/completions
+UNITDIR       ?= /lib/systemd/system
+USERSPACE_DIR ?= userspace
+INSTALL       ?= install
+DEPMOD        ?= /sbin/depmod
+STRIP         ?= $(CROSS_COMPILE)strip
+# the kernels to install for: KDIR's, else KVERS, else the running one
+ifdef KDIR
+INSTALL_KVERS = $(shell $(MAKE) -s --no-print-directory -C $(KDIR) kernelrelease)
+else
+INSTALL_KVERS = $(or $(strip $(KVERS)),$(shell uname -r))
+endif
+
+install:
+	@for f in $(USERSPACE_DIR)/ahctl/ahctl $(USERSPACE_DIR)/dsrd/dsrd; do \
+		test -x $$f || { echo "$$f is not built: run make first"; exit 1; }; \
+	done
+	@for k in $(INSTALL_KVERS); do \
+		kos=$$(find build/$$k/kmod -name '*.ko' 2>/dev/null | sort); \
+		test -n "$$kos" || { echo "no modules in build/$$k: run make modules KVERS=$$k first"; exit 1; }; \
+	done
+	@set -e; for k in $(INSTALL_KVERS); do \
+		d=$(DESTDIR)/lib/modules/$$k/extra/ah-stack; \
+		echo "  INSTALL $$d"; \
+		rm -rf $$d; $(INSTALL) -d $$d; \
+		$(INSTALL) -m 0644 $$(find build/$$k/kmod -name '*.ko' | sort) $$d/; \
+		if [ -n "$(INSTALL_MOD_STRIP)" ]; then $(STRIP) --strip-debug $$d/*.ko; fi; \
+		if [ -z "$(DESTDIR)" ]; then echo "  DEPMOD  $$k"; $(DEPMOD) -a $$k; fi; \
+	done
+	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)/etc/dsrd \
+		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR)
+	$(INSTALL) -m 0755 $(USERSPACE_DIR)/ahctl/ahctl $(USERSPACE_DIR)/dsrd/dsrd $(DESTDIR)$(SBINDIR)/
+	sed 's|/usr/sbin/dsrd|$(SBINDIR)/dsrd|g' dist/dsrd.service > $(DESTDIR)$(UNITDIR)/dsrd.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/dsrd.service
+	@if [ -e $(DESTDIR)/etc/dsrd/dsrd.conf ]; then \
+		echo "  KEEP    $(DESTDIR)/etc/dsrd/dsrd.conf"; \
+	else \
+		$(INSTALL) -m 0644 dist/dsrd.conf.example $(DESTDIR)/etc/dsrd/dsrd.conf; \
+		echo "  INSTALL $(DESTDIR)/etc/dsrd/dsrd.conf (edit it: man 5 dsrd.conf)"; \
+	fi
+	$(INSTALL) -m 0644 docs/ahctl.8 docs/dsrd.8 $(DESTDIR)$(MANDIR)/man8/
+	$(INSTALL) -m 0644 docs/dsrd.conf.5 docs/trace.5 $(DESTDIR)$(MANDIR)/man5/
+	$(INSTALL) -m 0644 dist/ahctl.bash-completion $(DESTDIR)$(BASHCOMPDIR)/ahctl
+
+# every kernel's copy goes, whatever KVERS says; the config stays
+uninstall:
+	@for d in $(DESTDIR)/lib/modules/*/extra/ah-stack; do \
+		[ -d "$$d" ] || continue; \
+		echo "  RM      $$d"; rm -rf "$$d"; \
+		k=$${d%/extra/ah-stack}; k=$${k##*/}; \
+		if [ -z "$(DESTDIR)" ]; then echo "  DEPMOD  $$k"; $(DEPMOD) -a $$k; fi; \
+	done
+	rm -f $(DESTDIR)$(SBINDIR)/ahctl $(DESTDIR)$(SBINDIR)/dsrd \
+		$(DESTDIR)$(UNITDIR)/dsrd.service \
+		$(DESTDIR)$(MANDIR)/man8/ahctl.8 $(DESTDIR)$(MANDIR)/man8/dsrd.8 \
+		$(DESTDIR)$(MANDIR)/man5/dsrd.conf.5 $(DESTDIR)$(MANDIR)/man5/trace.5 \
+		$(DESTDIR)$(BASHCOMPDIR)/ahctl
+	@[ ! -e $(DESTDIR)/etc/dsrd/dsrd.conf ] || echo "  KEEP    $(DESTDIR)/etc/dsrd/dsrd.conf"
 
 clean:
 	rm -rf build
