@@ -22,6 +22,8 @@
 #include "genl.h"
 #include "json.h"
 #include "maclist.h"
+#include "names.h"
+#include "parse.h"
 
 static const struct genl_family_desc dsr_family = {
 	.name = DSR_GENL_NAME,
@@ -129,19 +131,6 @@ static const struct attr_desc attrs[DSR_A_MAX + 1] = {
 	PARAM(HOLD_QUEUED, "hold_queued"),
 };
 
-static const char *const event_names[] = {
-	[DSR_EVENT_ROUTE_ADDED] = "route_added",
-	[DSR_EVENT_ROUTE_ERROR] = "route_error",
-	[DSR_EVENT_LINK_BROKEN] = "link_broken",
-	[DSR_EVENT_DISCOVERY_FAILED] = "discovery_failed",
-	[DSR_EVENT_CONFIG] = "config",
-};
-
-static const char *const buffer_names[] = {
-	[DSR_BUFFER_SEND] = "send",
-	[DSR_BUFFER_MAINT] = "maint",
-};
-
 static const struct flush_name {
 	const char *name;
 	uint32_t bits;
@@ -155,16 +144,12 @@ static const struct flush_name {
 
 static const char *event_name(uint8_t ev)
 {
-	if (ev < ARRAY_SIZE(event_names) && event_names[ev])
-		return event_names[ev];
-	return "unknown";
+	return NAME_OF(dsr_event_names, ev);
 }
 
 static const char *buffer_name(uint8_t kind)
 {
-	if (kind < ARRAY_SIZE(buffer_names) && buffer_names[kind])
-		return buffer_names[kind];
-	return "unknown";
+	return NAME_OF(dsr_buffer_names, kind);
 }
 
 static bool is_param(int id)
@@ -586,20 +571,6 @@ static int parse_addr(const struct ds_cmd *c, const char *s, uint32_t *be)
 	return 0;
 }
 
-/* A decimal integer, no sign; the range is the kernel's to check. */
-static int parse_u32(const char *s, uint32_t *v)
-{
-	unsigned long long x;
-	char *end;
-
-	errno = 0;
-	x = strtoull(s, &end, 10);
-	if (*s < '0' || *s > '9' || *end || errno || x > UINT32_MAX)
-		return -1;
-	*v = (uint32_t)x;
-	return 0;
-}
-
 static int set_attr(const struct ds_cmd *c, struct dsr_args *a, int id,
 		    uint32_t v)
 {
@@ -629,21 +600,13 @@ static int parse_none(const struct ds_cmd *c, int argc, char **argv,
 static int parse_subnet(const struct ds_cmd *c, const char *s,
 			struct dsr_args *a)
 {
-	char addr[INET_ADDRSTRLEN];
-	const char *slash = strchr(s, '/');
-	size_t len = slash ? (size_t)(slash - s) : strlen(s);
-	struct in_addr in;
-	uint32_t plen = 0;
+	bool slash = strchr(s, '/');
+	unsigned int plen;
+	uint32_t addr;
 
-	if (len >= sizeof(addr))
+	if (parse_cidr(s, false, &addr, &plen))
 		goto bad;
-	memcpy(addr, s, len);
-	addr[len] = '\0';
-	if (inet_pton(AF_INET, addr, &in) != 1)
-		goto bad;
-	if (slash && (parse_u32(slash + 1, &plen) || plen > 32))
-		goto bad;
-	if (set_attr(c, a, DSR_A_P_SUBNET, in.s_addr))
+	if (set_attr(c, a, DSR_A_P_SUBNET, addr))
 		return -1;
 	if (slash && a->has[DSR_A_P_SUBNET_PREFIX])
 		return usage_err(c, "'subnet_prefix' given twice (subnet A.B.C.D/LEN sets it)");

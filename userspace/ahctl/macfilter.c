@@ -20,6 +20,9 @@
 #include "genl.h"
 #include "json.h"
 #include "maclist.h"
+#include "mfreq.h"
+#include "names.h"
+#include "parse.h"
 #include "trace.h"
 
 static const struct genl_family_desc macfilter_family = {
@@ -92,35 +95,14 @@ static const struct mf_cmd mf_cmds[] = {
 	{ "monitor", do_monitor, 0, 0, 0, "" },
 };
 
-static const char *const mode_names[] = {
-	[MACFILTER_MODE_DENY] = "deny",
-	[MACFILTER_MODE_ALLOW] = "allow",
-};
-
-static const char *const event_names[] = {
-	[MACFILTER_CMD_ATTACH] = "attach",
-	[MACFILTER_CMD_DETACH] = "detach",
-	[MACFILTER_CMD_SET] = "set",
-	[MACFILTER_CMD_GET_DEV] = "get_dev",
-	[MACFILTER_CMD_ADD] = "add",
-	[MACFILTER_CMD_DEL] = "del",
-	[MACFILTER_CMD_FLUSH] = "flush",
-	[MACFILTER_CMD_REPLACE] = "replace",
-	[MACFILTER_CMD_GET_ENTRY] = "get_entry",
-};
-
 static const char *mode_name(uint8_t mode)
 {
-	if (mode < ARRAY_SIZE(mode_names) && mode_names[mode])
-		return mode_names[mode];
-	return "unknown";
+	return NAME_OF(mf_mode_names, mode);
 }
 
 static const char *event_name(uint8_t cmd)
 {
-	if (cmd < ARRAY_SIZE(event_names) && event_names[cmd])
-		return event_names[cmd];
-	return "unknown";
+	return NAME_OF(mf_cmd_names, cmd);
 }
 
 static void cmd_usage(FILE *f, const struct mf_cmd *c)
@@ -190,16 +172,10 @@ static int parse_mode(const struct mf_cmd *c, const char *s, struct mf_args *a)
 
 static int parse_max(const struct mf_cmd *c, const char *s, struct mf_args *a)
 {
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (*s < '0' || *s > '9' || *end || errno || v > UINT32_MAX)
+	/* The range is the kernel's to check. */
+	if (parse_u32(s, &a->max_entries))
 		return usage_err(c, "invalid max_entries '%s' (1..%d)", s,
 				 MACFILTER_LIMIT_MAX_ENTRIES);
-	/* The range is the kernel's to check. */
-	a->max_entries = (uint32_t)v;
 	return 0;
 }
 
@@ -391,39 +367,12 @@ static int read_list(const char *file, struct maclist *list)
 	return ret;
 }
 
-static size_t replace_msg_size(size_t count)
-{
-	size_t entry = nla_total_size(0) + nla_total_size(MAC_LEN) +
-		       nla_total_size(1);
-
-	return NLMSG_HDRLEN + GENL_HDRLEN + nla_total_size(IFNAMSIZ) +
-	       nla_total_size(1) + count * entry + 64;
-}
-
-static int put_entry(struct nl_msg *msg, const struct maclist_entry *e)
-{
-	struct nlattr *nest;
-
-	nest = nla_nest_start(msg, MACFILTER_A_ENTRY | NLA_F_NESTED);
-	if (!nest || nla_put(msg, MACFILTER_A_MAC, MAC_LEN, e->mac) ||
-	    (e->has_loss && nla_put_u8(msg, MACFILTER_A_LOSS, e->loss)))
-		return -1;
-	return nla_nest_end(msg, nest) < 0 ? -1 : 0;
-}
-
-/*
- * One top-level MACFILTER_A_ENTRY per entry: an attribute is limited to
- * 64 KiB, the message is not, so a full list (65536 entries) fits.
- */
+/* The list as REPLACE entries (see mfreq.h). */
 static int put_entries(struct nl_msg *msg, const struct maclist *list)
 {
-	size_t i;
-
-	for (i = 0; i < list->count; i++) {
-		if (put_entry(msg, &list->entries[i])) {
-			fprintf(stderr, PROG_NAME ": out of memory building the request\n");
-			return -1;
-		}
+	if (mfreq_put_entries(msg, list->entries, list->count)) {
+		fprintf(stderr, PROG_NAME ": out of memory building the request\n");
+		return -1;
 	}
 	return 0;
 }
@@ -441,7 +390,7 @@ static int do_load(const struct mf_cmd *c, const struct mf_args *a)
 		return EXIT_ERR;
 	if (genl_open(&g, opts.netns, &macfilter_family))
 		goto out_list;
-	msg = mf_msg(&g, c->genl_cmd, 0, a, replace_msg_size(list.count));
+	msg = mf_msg(&g, c->genl_cmd, 0, a, mfreq_msg_size(list.count));
 	if (!msg)
 		goto out;
 	if (put_entries(msg, &list)) {
@@ -506,7 +455,7 @@ static int replay_step(struct genl *g, const struct mf_args *a,
 	struct nl_msg *msg;
 
 	msg = mf_msg(g, MACFILTER_CMD_REPLACE, 0, a,
-		     replace_msg_size(st->list.count));
+		     mfreq_msg_size(st->list.count));
 	if (!msg)
 		return -1;
 	if (put_entries(msg, &st->list)) {

@@ -23,6 +23,8 @@
 #include "ahctl.h"
 #include "genl.h"
 #include "json.h"
+#include "names.h"
+#include "parse.h"
 
 static const struct genl_family_desc transit_family = {
 	.name = TRANSIT_GENL_NAME,
@@ -115,21 +117,6 @@ static const struct tattr tattrs[TRANSIT_A_MAX + 1] = {
 
 _Static_assert(TRANSIT_A_MAX < 64, "struct row keeps a 64-bit mask");
 
-static const char *const state_names[] = {
-	[TRANSIT_STATE_LEARNING] = "learning",
-	[TRANSIT_STATE_FORWARD] = "forward",
-	[TRANSIT_STATE_DROP] = "drop",
-};
-
-static const char *const event_names[] = {
-	[TRANSIT_CMD_ATTACH] = "attach",
-	[TRANSIT_CMD_DETACH] = "detach",
-	[TRANSIT_CMD_SET] = "set",
-	[TRANSIT_CMD_GET_DEV] = "get_dev",
-	[TRANSIT_CMD_GET_FLOW] = "get_flow",
-	[TRANSIT_CMD_FLUSH] = "flush",
-};
-
 static const struct {
 	const char *name;
 	uint32_t bits;
@@ -148,13 +135,6 @@ static const struct {
 	{ 47, "gre" }, { 48, "dsr" }, { 50, "esp" }, { 51, "ah" },
 	{ 132, "sctp" },
 };
-
-/* @v's entry in a table of names indexed by value, or "unknown". */
-static const char *table_name(const char *const *names, size_t n,
-			      uint64_t v)
-{
-	return v < n && names[v] ? names[v] : "unknown";
-}
 
 /* The attribute number of parameter @name, or -1. */
 static int param_find(const char *name)
@@ -256,8 +236,7 @@ static const char *str_value(const struct row *r, int id,
 		return inet_ntop(AF_INET, &in, buf, INET_ADDRSTRLEN) ? buf :
 		       "?";
 	case V_STATE:
-		return table_name(state_names, ARRAY_SIZE(state_names),
-				  r->v[id]);
+		return NAME_OF(tr_state_names, r->v[id]);
 	default:
 		return NULL;
 	}
@@ -479,24 +458,6 @@ usage_err(const struct tr_cmd *c, const char *fmt, ...)
 	return -1;
 }
 
-/* Unsigned decimal digits only, at most UINT32_MAX. */
-static bool parse_u32(const char *s, uint32_t *v)
-{
-	uint64_t x = 0;
-
-	if (!*s)
-		return false;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return false;
-		x = x * 10 + (uint64_t)(*s - '0');
-		if (x > UINT32_MAX)
-			return false;
-	}
-	*v = (uint32_t)x;
-	return true;
-}
-
 static int flush_find(const char *s)
 {
 	size_t i;
@@ -542,7 +503,7 @@ static int parse_keyword(const struct tr_cmd *c, int id, const char *kw,
 		if (strcmp(s, "0") && strcmp(s, "1"))
 			return usage_err(c, "invalid enable '%s' (0 or 1)", s);
 		a->val[id] = s[0] == '1';
-	} else if (!parse_u32(s, &a->val[id])) {
+	} else if (parse_u32(s, &a->val[id])) {
 		return usage_err(c, "invalid %s '%s' (unsigned decimal integer, %s)",
 				 kw, s, tattrs[id].range);
 	}
@@ -775,7 +736,7 @@ static int monitor_cb(struct nl_msg *msg, void *arg)
 	if (genl_parse(arg, msg, &cmd, tb, TRANSIT_A_MAX))
 		return 0;
 	row_decode(&r, tb);
-	ev = table_name(event_names, ARRAY_SIZE(event_names), cmd);
+	ev = NAME_OF(tr_cmd_names, cmd);
 	if (opts.json) {
 		/* one object per line, also with -p */
 		json_init(&j, stdout, false);

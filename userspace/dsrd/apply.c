@@ -35,6 +35,7 @@
 #include "daemon.h"
 #include "dsrd.h"
 #include "log.h"
+#include "mfreq.h"
 #include "rtnl.h"
 
 /* The transit defaults (ah_transit.h), by TRANSIT_A_P_* - first. */
@@ -221,41 +222,18 @@ static int mf_simple(struct dsrd *d, uint8_t cmd, const char *ifname,
 	return fam_send(d, FAM_MACFILTER, msg);
 }
 
-static size_t replace_size(size_t n)
-{
-	size_t entry = nla_total_size(0) + nla_total_size(MAC_LEN) +
-		       nla_total_size(1);
-
-	return NLMSG_HDRLEN + GENL_HDRLEN + nla_total_size(IFNAMSIZ) +
-	       nla_total_size(1) + n * entry + 64;
-}
-
-static int put_entry(struct nl_msg *msg, const struct maclist_entry *e)
-{
-	struct nlattr *nest;
-
-	nest = nla_nest_start(msg, MACFILTER_A_ENTRY | NLA_F_NESTED);
-	if (!nest || nla_put(msg, MACFILTER_A_MAC, MAC_LEN, e->mac) ||
-	    (e->has_loss && nla_put_u8(msg, MACFILTER_A_LOSS, e->loss)))
-		return -1;
-	return nla_nest_end(msg, nest) < 0 ? -1 : 0;
-}
-
 /* The whole list in one REPLACE: the kernel swaps it in atomically. */
 static int mf_replace(struct dsrd *d, const struct conf_macfilter *m)
 {
 	struct nl_msg *msg;
-	size_t i;
 
 	msg = dev_msg(d, FAM_MACFILTER, MACFILTER_CMD_REPLACE, m->ifname,
-		      replace_size(m->nentries));
+		      mfreq_msg_size(m->nentries));
 	if (!msg)
 		return -1;
-	if (nla_put_u8(msg, MACFILTER_A_MODE, m->mode))
+	if (nla_put_u8(msg, MACFILTER_A_MODE, m->mode) ||
+	    mfreq_put_entries(msg, m->entries, m->nentries))
 		return put_failed(msg);
-	for (i = 0; i < m->nentries; i++)
-		if (put_entry(msg, &m->entries[i]))
-			return put_failed(msg);
 	genl_set_sndbuf(&d->fam[FAM_MACFILTER].req,
 			nlmsg_hdr(msg)->nlmsg_len + 4096);
 	return fam_send(d, FAM_MACFILTER, msg);

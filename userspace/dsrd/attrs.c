@@ -15,6 +15,7 @@
 #include "conf.h"
 #include "dsrd.h"
 #include "maclist.h"
+#include "names.h"
 
 /* Shortest payload of each type; 0: anything (string, flag, hops). */
 static const int vtype_len[__VT_MAX] = {
@@ -26,33 +27,6 @@ static const int vtype_len[__VT_MAX] = {
 			  .nnames = ARRAY_SIZE(t) }
 
 /* ---- dsr ----------------------------------------------------------------- */
-
-static const char *const dsr_buffer_names[] = {
-	[DSR_BUFFER_SEND] = "send",
-	[DSR_BUFFER_MAINT] = "maint",
-};
-
-static const char *const dsr_event_names[] = {
-	[DSR_EVENT_ROUTE_ADDED] = "route_added",
-	[DSR_EVENT_ROUTE_ERROR] = "route_error",
-	[DSR_EVENT_LINK_BROKEN] = "link_broken",
-	[DSR_EVENT_DISCOVERY_FAILED] = "discovery_failed",
-	[DSR_EVENT_CONFIG] = "config",
-};
-
-static const char *const dsr_cmd_names[] = {
-	[DSR_CMD_GET_PARAMS] = "get_params",
-	[DSR_CMD_SET_PARAMS] = "set_params",
-	[DSR_CMD_GET_ROUTE] = "get_route",
-	[DSR_CMD_ADD_ROUTE] = "add_route",
-	[DSR_CMD_DEL_ROUTE] = "del_route",
-	[DSR_CMD_FLUSH] = "flush",
-	[DSR_CMD_GET_NEIGH] = "get_neigh",
-	[DSR_CMD_GET_BUFFER] = "get_buffer",
-	[DSR_CMD_GET_REQTABLE] = "get_reqtable",
-	[DSR_CMD_GET_NEGCACHE] = "get_negcache",
-	[DSR_CMD_EVENT] = "event",
-};
 
 /* The parameters are filled in from conf.c's names (dsr_attrs_init). */
 static struct attr_desc dsr_attrs[DSR_A_MAX + 1] = {
@@ -86,23 +60,6 @@ static struct attr_desc dsr_attrs[DSR_A_MAX + 1] = {
 
 /* ---- macfilter ----------------------------------------------------------- */
 
-static const char *const mf_mode_names[] = {
-	[MACFILTER_MODE_DENY] = "deny",
-	[MACFILTER_MODE_ALLOW] = "allow",
-};
-
-static const char *const mf_cmd_names[] = {
-	[MACFILTER_CMD_ATTACH] = "attach",
-	[MACFILTER_CMD_DETACH] = "detach",
-	[MACFILTER_CMD_SET] = "set",
-	[MACFILTER_CMD_GET_DEV] = "get_dev",
-	[MACFILTER_CMD_ADD] = "add",
-	[MACFILTER_CMD_DEL] = "del",
-	[MACFILTER_CMD_FLUSH] = "flush",
-	[MACFILTER_CMD_REPLACE] = "replace",
-	[MACFILTER_CMD_GET_ENTRY] = "get_entry",
-};
-
 static const struct attr_desc mf_attrs[MACFILTER_A_MAX + 1] = {
 	[MACFILTER_A_IFINDEX] = { "ifindex", VT_U32, NULL, 0 },
 	[MACFILTER_A_IFNAME] = { "ifname", VT_STR, NULL, 0 },
@@ -117,21 +74,6 @@ static const struct attr_desc mf_attrs[MACFILTER_A_MAX + 1] = {
 };
 
 /* ---- transit ------------------------------------------------------------- */
-
-static const char *const tr_state_names[] = {
-	[TRANSIT_STATE_LEARNING] = "learning",
-	[TRANSIT_STATE_FORWARD] = "forward",
-	[TRANSIT_STATE_DROP] = "drop",
-};
-
-static const char *const tr_cmd_names[] = {
-	[TRANSIT_CMD_ATTACH] = "attach",
-	[TRANSIT_CMD_DETACH] = "detach",
-	[TRANSIT_CMD_SET] = "set",
-	[TRANSIT_CMD_GET_DEV] = "get_dev",
-	[TRANSIT_CMD_GET_FLOW] = "get_flow",
-	[TRANSIT_CMD_FLUSH] = "flush",
-};
 
 #define TR(id, n, t)	[TRANSIT_A_##id] = { n, t, NULL, 0 }
 
@@ -222,11 +164,6 @@ static void __attribute__((constructor)) dsr_attrs_init(void)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-const char *attrs_name(const char *const *names, size_t n, unsigned int v)
-{
-	return v < n && names[v] ? names[v] : "unknown";
-}
-
 static uint32_t get_u32(const void *p)
 {
 	uint32_t v;
@@ -294,7 +231,7 @@ static void json_value(struct json *j, const struct attr_desc *d,
 		json_str(j, buf);
 		break;
 	case VT_ENUM:
-		json_str(j, attrs_name(d->names, d->nnames, nla_get_u8(a)));
+		json_str(j, name_lookup(d->names, d->nnames, nla_get_u8(a)));
 		break;
 	default:
 		json_u64(j, 0);

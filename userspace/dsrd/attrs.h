@@ -59,9 +59,6 @@ struct family {
 
 extern const struct family families[__FAM_MAX];
 
-/* "name" of a value in a table of names, or "unknown" */
-const char *attrs_name(const char *const *names, size_t n, unsigned int v);
-
 /*
  * One JSON "key": value per attribute in @tb that @f knows (too short a
  * payload is left out), in attribute order; @skip1 and @skip2 are left

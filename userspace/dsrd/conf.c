@@ -22,6 +22,7 @@
 
 #include "conf.h"
 #include "dsrd.h"
+#include "parse.h"
 
 _Static_assert(CONF_DSR_NPARAMS <= CONF_PARAMS_MAX, "CONF_PARAMS_MAX");
 _Static_assert(CONF_TR_NPARAMS <= CONF_PARAMS_MAX, "CONF_PARAMS_MAX");
@@ -182,20 +183,6 @@ static struct conf_transit *cur_tr(struct parser *p)
 
 /* ---- values -------------------------------------------------------------- */
 
-/* A decimal integer, no sign, as ahctl takes it. */
-static int parse_u32(const char *s, uint32_t *v)
-{
-	unsigned long long x;
-	char *end;
-
-	errno = 0;
-	x = strtoull(s, &end, 10);
-	if (*s < '0' || *s > '9' || *end || errno || x > UINT32_MAX)
-		return -1;
-	*v = (uint32_t)x;
-	return 0;
-}
-
 static int parse_uint(struct parser *p, const char *key, const char *s,
 		      uint32_t min, uint32_t max, uint32_t *v)
 {
@@ -267,32 +254,6 @@ static int parse_ifname(struct parser *p, const char *key, const char *s,
 static uint32_t prefix_mask(unsigned int plen)
 {
 	return plen ? htonl(~0u << (32 - plen)) : 0;
-}
-
-/*
- * A.B.C.D/LEN into @addr (network byte order) and @plen; -1 if it is not
- * one, or if @need_len and there is no /LEN (*@plen is then 32).
- */
-static int parse_cidr(const char *s, bool need_len, uint32_t *addr,
-		      unsigned int *plen)
-{
-	char buf[INET_ADDRSTRLEN];
-	const char *slash = strchr(s, '/');
-	size_t len = slash ? (size_t)(slash - s) : strlen(s);
-	struct in_addr in;
-	uint32_t v = 32;
-
-	if (len >= sizeof(buf) || (!slash && need_len))
-		return -1;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	if (inet_pton(AF_INET, buf, &in) != 1)
-		return -1;
-	if (slash && (parse_u32(slash + 1, &v) || v > 32))
-		return -1;
-	*addr = in.s_addr;
-	*plen = v;
-	return 0;
 }
 
 static int parse_path(struct parser *p, const char *key, const char *s,

@@ -35,6 +35,7 @@
 #include "dsrd.h"
 #include "ethtool.h"
 #include "log.h"
+#include "names.h"
 
 /* Room for any family's attributes */
 #define ATTR_MAX	64
@@ -154,14 +155,14 @@ struct ev_ctx {
 static void event_line(struct json *j, const struct family *f, uint8_t cmd,
 		       struct nlattr **tb)
 {
-	const char *name = attrs_name(f->cmds, f->ncmds, cmd);
+	const char *name = name_lookup(f->cmds, f->ncmds, cmd);
 	uint8_t ev;
 
 	json_kv_str(j, "family", f->desc.name);
 	json_kv_str(j, "cmd", name);
 	/* "event" as ahctl monitor -j: the kind, or the command */
 	if (f->event_attr && attr_u8(tb[f->event_attr], &ev))
-		name = attrs_name(f->events, f->nevents, ev);
+		name = name_lookup(f->events, f->nevents, ev);
 	json_kv_str(j, "event", name);
 	attrs_json(j, f, tb, f->event_attr, 0);
 }

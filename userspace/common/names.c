@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Names of the families' enum values (see names.h). */
+#include "names.h"
+
+/* ---- dsr ----------------------------------------------------------------- */
+
+const char *const dsr_cmd_names[__DSR_CMD_MAX] = {
+	[DSR_CMD_GET_PARAMS] = "get_params",
+	[DSR_CMD_SET_PARAMS] = "set_params",
+	[DSR_CMD_GET_ROUTE] = "get_route",
+	[DSR_CMD_ADD_ROUTE] = "add_route",
+	[DSR_CMD_DEL_ROUTE] = "del_route",
+	[DSR_CMD_FLUSH] = "flush",
+	[DSR_CMD_GET_NEIGH] = "get_neigh",
+	[DSR_CMD_GET_BUFFER] = "get_buffer",
+	[DSR_CMD_GET_REQTABLE] = "get_reqtable",
+	[DSR_CMD_GET_NEGCACHE] = "get_negcache",
+	[DSR_CMD_EVENT] = "event",
+};
+
+const char *const dsr_event_names[__DSR_EVENT_MAX] = {
+	[DSR_EVENT_ROUTE_ADDED] = "route_added",
+	[DSR_EVENT_ROUTE_ERROR] = "route_error",
+	[DSR_EVENT_LINK_BROKEN] = "link_broken",
+	[DSR_EVENT_DISCOVERY_FAILED] = "discovery_failed",
+	[DSR_EVENT_CONFIG] = "config",
+};
+
+const char *const dsr_buffer_names[DSR_BUFFER_MAINT + 1] = {
+	[DSR_BUFFER_SEND] = "send",
+	[DSR_BUFFER_MAINT] = "maint",
+};
+
+/* ---- macfilter ----------------------------------------------------------- */
+
+const char *const mf_mode_names[__MACFILTER_MODE_MAX] = {
+	[MACFILTER_MODE_DENY] = "deny",
+	[MACFILTER_MODE_ALLOW] = "allow",
+};
+
+const char *const mf_cmd_names[__MACFILTER_CMD_MAX] = {
+	[MACFILTER_CMD_ATTACH] = "attach",
+	[MACFILTER_CMD_DETACH] = "detach",
+	[MACFILTER_CMD_SET] = "set",
+	[MACFILTER_CMD_GET_DEV] = "get_dev",
+	[MACFILTER_CMD_ADD] = "add",
+	[MACFILTER_CMD_DEL] = "del",
+	[MACFILTER_CMD_FLUSH] = "flush",
+	[MACFILTER_CMD_REPLACE] = "replace",
+	[MACFILTER_CMD_GET_ENTRY] = "get_entry",
+};
+
+/* ---- transit ------------------------------------------------------------- */
+
+const char *const tr_state_names[__TRANSIT_STATE_MAX] = {
+	[TRANSIT_STATE_LEARNING] = "learning",
+	[TRANSIT_STATE_FORWARD] = "forward",
+	[TRANSIT_STATE_DROP] = "drop",
+};
+
+const char *const tr_cmd_names[__TRANSIT_CMD_MAX] = {
+	[TRANSIT_CMD_ATTACH] = "attach",
+	[TRANSIT_CMD_DETACH] = "detach",
+	[TRANSIT_CMD_SET] = "set",
+	[TRANSIT_CMD_GET_DEV] = "get_dev",
+	[TRANSIT_CMD_GET_FLOW] = "get_flow",
+	[TRANSIT_CMD_FLUSH] = "flush",
+};
+
+const char *name_lookup(const char *const *names, size_t n, uint64_t v)
+{
+	return v < n && names[v] ? names[v] : "unknown";
+}

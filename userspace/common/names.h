@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Names of the enum values of the dsr, macfilter and transit generic
+ * netlink families, as ahctl prints them and dsrd writes them in JSON.
+ * Each table is indexed by value; a hole is NULL.
+ */
+#ifndef AH_NAMES_H
+#define AH_NAMES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/ah_dsr.h>
+#include <linux/ah_macfilter.h>
+#include <linux/ah_transit.h>
+
+extern const char *const dsr_cmd_names[__DSR_CMD_MAX];
+extern const char *const dsr_event_names[__DSR_EVENT_MAX];
+extern const char *const dsr_buffer_names[DSR_BUFFER_MAINT + 1];
+
+extern const char *const mf_mode_names[__MACFILTER_MODE_MAX];
+extern const char *const mf_cmd_names[__MACFILTER_CMD_MAX];
+
+extern const char *const tr_state_names[__TRANSIT_STATE_MAX];
+extern const char *const tr_cmd_names[__TRANSIT_CMD_MAX];
+
+/* @v's entry in a table of @n names, or "unknown" */
+const char *name_lookup(const char *const *names, size_t n, uint64_t v);
+
+/* The same for one of the tables above (or any array of names). */
+#define NAME_OF(table, v) \
+	name_lookup(table, sizeof(table) / sizeof((table)[0]), v)
+
+#endif /* AH_NAMES_H */

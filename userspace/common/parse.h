@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Small parsers of command-line and configuration values. */
+#ifndef AH_PARSE_H
+#define AH_PARSE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* A decimal integer, no sign, at most UINT32_MAX: 0, else -1. */
+int parse_u32(const char *s, uint32_t *v);
+
+/*
+ * A.B.C.D[/LEN] into @addr (network byte order) and @plen (0..32; 32
+ * without /LEN): 0, else -1, as well when @need_len and there is no /LEN.
+ */
+int parse_cidr(const char *s, bool need_len, uint32_t *addr,
+	       unsigned int *plen);
+
+#endif /* AH_PARSE_H */
