@@ -90,7 +90,10 @@ DEPMOD        ?= /sbin/depmod
 STRIP         ?= $(CROSS_COMPILE)strip
 # the kernels to install for: KDIR's, else KVERS, else the running one
 ifdef KDIR
-INSTALL_KVERS = $(shell $(MAKE) -s --no-print-directory -C $(KDIR) kernelrelease)
+# (UTS_RELEASE, as scripts/build-modules.sh names build/KVER)
+INSTALL_KVERS = $(or $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"$$/\1/p' \
+	$(KDIR)/include/generated/utsrelease.h 2>/dev/null), \
+	$(shell $(MAKE) -s --no-print-directory -C $(KDIR) kernelrelease))
 else
 INSTALL_KVERS = $(or $(strip $(KVERS)),$(shell uname -r))
 endif
@@ -119,7 +122,7 @@ install:
 	@if [ -e $(DESTDIR)/etc/dsrd/dsrd.conf ]; then \
 		echo "  KEEP    $(DESTDIR)/etc/dsrd/dsrd.conf"; \
 	else \
-		$(INSTALL) -m 0644 dist/dsrd.conf.example $(DESTDIR)/etc/dsrd/dsrd.conf; \
+		$(INSTALL) -m 0640 dist/dsrd.conf.example $(DESTDIR)/etc/dsrd/dsrd.conf; \
 		echo "  INSTALL $(DESTDIR)/etc/dsrd/dsrd.conf (edit it: man 5 dsrd.conf)"; \
 	fi
 	$(INSTALL) -m 0644 docs/ahctl.8 docs/dsrd.8 $(DESTDIR)$(MANDIR)/man8/
@@ -130,7 +133,7 @@ install:
 uninstall:
 	@for d in $(DESTDIR)/lib/modules/*/extra/ah-stack; do \
 		[ -d "$$d" ] || continue; \
-		echo "  RM      $$d"; rm -rf "$$d"; \
+		echo "  RM      $$d"; rm -rf "$$d"; rmdir --ignore-fail-on-non-empty "$${d%/ah-stack}"; \
 		k=$${d%/extra/ah-stack}; k=$${k##*/}; \
 		if [ -z "$(DESTDIR)" ]; then echo "  DEPMOD  $$k"; $(DEPMOD) -a $$k; fi; \
 	done

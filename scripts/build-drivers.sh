@@ -28,7 +28,12 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 KDIR=$1
-REL=${2:-$(make -s -C "$KDIR" kernelrelease)}
+# the release the modules' vermagic will carry: UTS_RELEASE (Debian's 6.1
+# headers answer "make kernelrelease" with the upstream 6.1.N instead)
+REL=${2:-}
+[[ -n $REL ]] || REL=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' \
+	"$KDIR/include/generated/utsrelease.h" 2>/dev/null || true)
+[[ -n $REL ]] || REL=$(make -s -C "$KDIR" kernelrelease)
 OUT=$ROOT/build/$REL/drivers
 TARBALL=/usr/src/linux-source-6.1.tar.xz
 PATCHDIR=$ROOT/kmod/orinoco_transit/drivers

@@ -66,6 +66,13 @@ if [[ $DEBUG == 0 && ( -z $T || $T == unit ) ]]; then
 		echo "not ok 1 unit tests did not build or run" >> "$RES/unit.ktap"
 fi
 
+# the arm64 cross build (modules against Debian's arm64 headers, the tools
+# against its arm64 libnl): built, not run; skipped when unavailable
+if [[ $DEBUG == 0 && ( -z $T || $T == unit ) ]]; then
+	echo "# arm64 cross build"
+	bash "$ROOT/tests/cross_arm64.sh" 2>&1 | tee "$RES/cross-arm64.ktap"
+fi
+
 if [[ $T != unit ]]; then
 	for k in "${KERNELS[@]}"; do
 		t0=$(date +%s)

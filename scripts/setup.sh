@@ -18,7 +18,10 @@ PKGS=(build-essential bc bison flex libelf-dev pkg-config libnl-3-dev
       traceroute iperf3 tcpdump tshark python3 python3-venv python3-scapy
       qemu-system-x86 busybox-static jq rsync clang llvm libclang-rt-14-dev udev
       linux-image-amd64 linux-headers-amd64 linux-source-6.1 libssl-dev
-      python3-matplotlib)
+      python3-matplotlib gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
+# apt knows arm64 packages: scripts/cross-arm64.sh downloads (never installs)
+# the arm64 kernel headers and libnl
+FOREIGN_ARCH=arm64
 
 log() { echo "setup: $*" >&2; }
 
@@ -50,6 +53,7 @@ need_apt=0
 	/etc/apt/sources.list.d/ || need_apt=1
 [[ -z "$(missing_pkgs "${PKGS[@]}")" ]] || need_apt=1
 ls /boot/vmlinuz-6.12.*+deb12-amd64 >/dev/null 2>&1 || need_apt=1
+dpkg --print-foreign-architectures | grep -qx "$FOREIGN_ARCH" || need_apt=1
 [[ -x $VENV/bin/vng ]] && "$VENV/bin/vng" --version 2>/dev/null |
 	grep -q "$VIRTME_NG_VERSION" || need_venv=1
 
@@ -74,6 +78,10 @@ if [[ $need_apt == 1 ]]; then
 		Components: main
 		Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 		EOS
+	fi
+	if ! dpkg --print-foreign-architectures | grep -qx "$FOREIGN_ARCH"; then
+		log "adding the $FOREIGN_ARCH architecture to apt"
+		dpkg --add-architecture "$FOREIGN_ARCH"
 	fi
 	log "apt-get update"
 	apt-get update -qq

@@ -1,0 +1,245 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Unit tests of dist/ahctl.bash-completion, in KTAP:
+#
+#     bash tests/unit/test_completion.sh
+#
+# The completion function is called as readline would call it (COMP_WORDS
+# split at blanks and at ':' and '=', COMP_CWORD, COMP_LINE, COMP_POINT),
+# with "ip" replaced by a stub that knows a few links and namespaces; one
+# test asks the real "ip" for "lo".  The word lists are compared with the
+# help of the built ahctl (userspace/ahctl/ahctl, or $AHCTL): skipped when
+# it is not built.  Runs in a plain bash, without the bash-completion
+# package.  Exits 1 if any test fails.
+set -u
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+AHCTL=${AHCTL:-$ROOT/userspace/ahctl/ahctl}
+# shellcheck source=../../dist/ahctl.bash-completion
+source "$ROOT/dist/ahctl.bash-completion"
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+n=0
+failed=0
+out=()
+
+result() {	# result OK DESC [DIAG...]
+	local ok=$1 desc=$2 d
+	shift 2
+	n=$((n + 1))
+	if [[ $ok == 1 ]]; then
+		out+=("ok $n $desc")
+	else
+		failed=$((failed + 1))
+		for d in "$@"; do
+			out+=("# $d")
+		done
+		out+=("not ok $n $desc")
+	fi
+}
+
+skip() {	# skip DESC REASON
+	n=$((n + 1))
+	out+=("ok $n $1 # SKIP $2")
+}
+
+# the stub: links "lo eth0 wlan0 dsr0" (dsr0 of type dsr), in namespace
+# "red" "lo veth-r" and no dsr link; namespaces "red" and "blue"
+ip() {
+	local ns=
+	if [[ $1 == -n ]]; then
+		ns=$2
+		shift 2
+	fi
+	case "$*" in
+	"netns list")
+		printf 'red (id: 0)\nblue\n' ;;
+	"-o link show type dsr")
+		[[ -n $ns ]] ||
+			echo "7: dsr0: <NOARP,UP,LOWER_UP> mtu 1500 qdisc noqueue" ;;
+	"-o link show")
+		if [[ $ns == red ]]; then
+			echo "1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536"
+			echo "2: veth-r@if3: <BROADCAST,MULTICAST> mtu 1500"
+		else
+			echo "1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536"
+			echo "2: eth0: <BROADCAST,MULTICAST,UP> mtu 1500"
+			echo "3: wlan0: <BROADCAST,MULTICAST> mtu 1500"
+			echo "7: dsr0: <NOARP,UP,LOWER_UP> mtu 1500"
+		fi ;;
+	esac
+}
+
+# comp LINE: the completions at the end of LINE, sorted, on one line.
+# LINE is split as readline splits it: at blanks, and ':' and '=' are
+# words of their own (COMP_WORDBREAKS).
+comp() {
+	local line=$1
+	mapfile -t COMP_WORDS < <(grep -oE '[^[:blank:]:=]+|[:=]+' <<< "$line")
+	[[ -z $line || $line == *[[:blank:]] ]] && COMP_WORDS+=("")
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+	COMP_LINE=$line
+	COMP_POINT=${#line}
+	COMPREPLY=()
+	_ahctl ahctl "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]:-}"
+	((${#COMPREPLY[@]})) || { echo; return; }
+	printf '%s\n' "${COMPREPLY[@]}" | LC_ALL=C sort | paste -sd' '
+}
+
+# sorted words on one line
+words() {
+	tr -s ' \t\n' '\n' <<< "$*" | sed '/^$/d' | LC_ALL=C sort -u | paste -sd' '
+}
+
+# expect DESC LINE WANTED: the completions at the end of LINE are WANTED
+expect() {
+	local got
+	got=$(comp "$2")
+	if [[ $got == "$(words "$3")" ]]; then
+		result 1 "$1"
+	else
+		result 0 "$1" "line: '$2'" "want: '$(words "$3")'" "got:  '$got'"
+	fi
+}
+
+# ---- the grammar ------------------------------------------------------------
+expect "objects" "ahctl " "macfilter dsr transit help"
+expect "object prefix" "ahctl ma" "macfilter"
+expect "options" "ahctl -" "-j --json -p --pretty -n --netns -V --version -h --help"
+expect "namespaces after -n" "ahctl -n " "red blue"
+expect "namespaces after -jn" "ahctl -jn b" "blue"
+expect "namespaces after --netns=" "ahctl --netns=r" "red"
+expect "objects after options" "ahctl -j -n red " "macfilter dsr transit help"
+expect "help OBJECT" "ahctl help " "macfilter dsr transit"
+expect "macfilter: dev first" "ahctl macfilter attach " "dev"
+expect "macfilter: interfaces after dev" "ahctl macfilter attach dev " \
+	"lo eth0 wlan0 dsr0"
+expect "macfilter: interface prefix" "ahctl macfilter flush dev w" "wlan0"
+expect "macfilter attach: keywords" "ahctl macfilter attach dev eth0 " \
+	"mode max_entries"
+expect "macfilter: mode values" "ahctl macfilter set dev eth0 mode " \
+	"deny allow"
+expect "macfilter attach: keywords not repeated" \
+	"ahctl macfilter attach dev eth0 mode deny " "max_entries"
+expect "macfilter: no value for max_entries" \
+	"ahctl macfilter attach dev eth0 max_entries " ""
+expect "macfilter add: nothing for MAC" "ahctl macfilter add dev eth0 " ""
+expect "macfilter add: loss after a MAC (split at ':')" \
+	"ahctl macfilter add dev eth0 02:00:00:00:00:02 " "loss"
+expect "macfilter del: nothing after the MAC" \
+	"ahctl macfilter del dev eth0 02:00:00:00:00:02 " ""
+expect "macfilter show: dev" "ahctl macfilter show " "dev"
+expect "macfilter monitor: nothing" "ahctl macfilter monitor " ""
+expect "interfaces of the -n namespace" "ahctl -n red macfilter show dev " \
+	"lo veth-r"
+expect "interfaces of --netns=NS" "ahctl --netns=red macfilter show dev " \
+	"lo veth-r"
+
+mkdir -p "$TMP/files/sub"
+touch "$TMP/files/a.macs" "$TMP/files/b.macs" "$TMP/files/course.trace"
+pushd "$TMP/files" >/dev/null || exit 1
+expect "macfilter load: files and '-'" "ahctl macfilter load dev eth0 " \
+	"- a.macs b.macs course.trace sub"
+expect "macfilter load: file prefix" "ahctl macfilter load dev eth0 a" \
+	"a.macs"
+expect "macfilter load: mode after FILE" \
+	"ahctl macfilter load dev eth0 a.macs " "mode"
+expect "macfilter replay: files" "ahctl macfilter replay dev eth0 c" \
+	"course.trace"
+expect "macfilter replay: speed after TRACE" \
+	"ahctl macfilter replay dev eth0 course.trace " "speed"
+popd >/dev/null || exit 1
+
+expect "dsr param: show set" "ahctl dsr param " "show set"
+expect "dsr route: show add del" "ahctl dsr route " "show add del"
+expect "dsr neigh: show" "ahctl dsr neigh " "show"
+expect "dsr: dsr links first" "ahctl dsr param show " "dsr0"
+expect "dsr: every link when none is a dsr one" "ahctl -n red dsr neigh show " \
+	"lo veth-r"
+expect "dsr param set: no name for a value" "ahctl dsr param set dsr0 rto_min_ms " ""
+got=$(comp "ahctl dsr param set dsr0 rto_min_ms 50 ")
+if [[ " $got " != *" rto_max_ms "* || " $got " == *" rto_min_ms "* ]]; then
+	result 0 "dsr param set: the names not given yet" "got: '$got'"
+else
+	result 1 "dsr param set: the names not given yet"
+fi
+expect "dsr gateway: on off" "ahctl dsr gateway dsr0 " "on off"
+expect "dsr gateway: DEV" "ahctl dsr gateway " "dsr0"
+expect "dsr route add: via after DST" "ahctl dsr route add dsr0 10.0.0.5 " "via"
+expect "dsr route add: nothing for a HOP" \
+	"ahctl dsr route add dsr0 10.0.0.5 via " ""
+expect "dsr flush: what" "ahctl dsr flush dsr0 routes " \
+	"negcache sendbuf reqtable all"
+expect "transit: dev" "ahctl transit flows " "dev"
+expect "transit set: enable values" "ahctl transit set dev wlan0 enable " "0 1"
+expect "transit flush: what" "ahctl transit flush dev wlan0 " \
+	"flows counters all"
+expect "transit: no name for a value" \
+	"ahctl transit attach dev wlan0 peek_len " ""
+
+# the real ip
+unset -f ip
+if command -v ip >/dev/null; then
+	got=$(comp "ahctl macfilter show dev l")
+	if [[ " $got " == *" lo "* ]]; then
+		result 1 "interfaces from the real ip: lo"
+	else
+		result 0 "interfaces from the real ip: lo" "got: '$got'"
+	fi
+else
+	skip "interfaces from the real ip: lo" "no ip command"
+fi
+
+if complete -p ahctl 2>/dev/null | grep -q -- '-F _ahctl'; then
+	result 1 "registered for ahctl"
+else
+	result 0 "registered for ahctl"
+fi
+
+# ---- the word lists against the tool's own help -----------------------------
+# same "DESC" for the skip and the run
+same() {	# same DESC LINE WANTED-WORDS
+	local got want
+	got=$(comp "$2")
+	want=$(words "$3")
+	if [[ -n $want && $got == "$want" ]]; then
+		result 1 "$1"
+	else
+		result 0 "$1" "help: '$want'" "completion: '$got'"
+	fi
+}
+
+HELP_TESTS=("objects as in 'ahctl help'" "options as in 'ahctl -h'"
+	"macfilter commands as in its help" "dsr commands as in its help"
+	"transit commands as in its help" "dsr parameters as in its help"
+	"transit parameters as in its help")
+if [[ -x $AHCTL ]]; then
+	same "${HELP_TESTS[0]}" "ahctl " "$("$AHCTL" help |
+		awk '/^Objects:/ { f = 1; next } f && /^  [a-z]/ { print $1 }') help"
+	same "${HELP_TESTS[1]}" "ahctl -" "$("$AHCTL" -h |
+		grep -oE '^  -[a-zA-Z], --[a-z]+' | tr -d ',')"
+	same "${HELP_TESTS[2]}" "ahctl macfilter " "$("$AHCTL" macfilter help |
+		awk '$1 == "macfilter" { print $2 }')"
+	same "${HELP_TESTS[3]}" "ahctl dsr " "$("$AHCTL" dsr help |
+		awk '$1 == "dsr" { print $2 }')"
+	same "${HELP_TESTS[4]}" "ahctl transit " "$("$AHCTL" transit help |
+		awk '$1 == "transit" { print $2 }')"
+	same "${HELP_TESTS[5]}" "ahctl dsr param set dsr0 " "$("$AHCTL" dsr help |
+		awk '/^NAME .*protocol parameter/ { f = 1; next }
+		     /subnet takes/ { f = 0 } f' | tr -d ',')"
+	# the table's rows: NAME DEFAULT RANGE
+	same "${HELP_TESTS[6]}" "ahctl transit attach dev wlan0 " "$("$AHCTL" transit help |
+		awk '$1 ~ /^[a-z_]+$/ && $2 ~ /^[0-9]+$/ { print $1 }') enable"
+else
+	for t in "${HELP_TESTS[@]}"; do
+		skip "$t" "$AHCTL is not built (make userspace)"
+	done
+fi
+
+echo "KTAP version 1"
+echo "1..$n"
+printf '%s\n' "${out[@]}"
+[[ $failed == 0 ]]
