@@ -61,7 +61,7 @@ for i in "${!NAMES[@]}"; do
 		StatsFile = $OUT/$name.stats.jsonl
 		EventsFile = $OUT/$name.events.jsonl
 	EOF
-	dsrd -N "$(ns $n)" -f -c "$OUT/$name.conf" 2> "$OUT/$name.dsrd.log" &
+	dsrd -N "$(ns $n)" -f -c "$OUT/$name.conf" > /dev/null 2> "$OUT/$name.dsrd.log" &
 done
 for i in "${!NAMES[@]}"; do
 	busywait 20000 nsexec $((i + 1)) ip link show dsr0 up >/dev/null ||
@@ -76,8 +76,8 @@ echo > "$TRACEFS/trace"
 for e in dsr_xmit dsr_recv dsr_ack; do
 	echo 1 > "$TRACEFS/events/dsr/$e/enable"
 done
-nsexec 1 tcpdump -i eth0 -w "$OUT/e1.pcap" -U -Q out 'ip proto 48 or icmp' 2>/dev/null &
-nsexec 2 tcpdump -i eth0 -w "$OUT/e2.pcap" -U -Q out 'ip proto 48 or icmp' 2>/dev/null &
+nsexec 1 tcpdump -i eth0 -w "$OUT/e1.pcap" -U -Q out 'ip proto 48 or icmp' > /dev/null 2>&1 &
+nsexec 2 tcpdump -i eth0 -w "$OUT/e2.pcap" -U -Q out 'ip proto 48 or icmp' > /dev/null 2>&1 &
 sleep 1
 
 say "the cars drive; E1 pings E2 every 300 ms for $DEMO_SECS s"

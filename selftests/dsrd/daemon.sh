@@ -16,7 +16,9 @@ require_cmd jq ahctl
 
 DSRD=$AH_ROOT/userspace/dsrd/dsrd
 T=/tmp/ah-dsrd.$$
-trap 'rm -rf "$T"; ah_cleanup' EXIT
+# the notify listener runs in the root namespace: ah_cleanup does not see it
+trap '[[ -f $T/listener.pid ]] && kill "$(cat "$T/listener.pid")" 2>/dev/null
+	rm -rf "$T"; ah_cleanup' EXIT
 mkdir -p "$T"
 
 # conf FILE RTO_MIN [extra lines]: node 1's config
@@ -50,7 +52,8 @@ dsrd_pid() { pgrep -f "dsrd -N $(ns 1)" | head -1; }
 
 # notify listener: every datagram on $T/notify as a line of $T/notify.log
 notify_listen() {
-	"$PYTHON" - "$T/notify" "$T/notify.log" <<-'PY' &
+	# not on the script's stdout: run_guest.sh's tee would wait for it
+	"$PYTHON" - "$T/notify" "$T/notify.log" > /dev/null 2>&1 <<-'PY' &
 		import socket, sys
 		s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
 		s.bind(sys.argv[1])
@@ -59,6 +62,7 @@ notify_listen() {
 		    while True:
 		        f.write(s.recv(4096).decode().replace("\n", " ") + "\n")
 	PY
+	echo $! > "$T/listener.pid"
 	busywait 10000 grep -qs ready "$T/notify.log"
 }
 
@@ -109,7 +113,7 @@ test_start() {
 	conf "$T/c1.conf" 50
 	notify_listen || return 1
 	NOTIFY_SOCKET=$T/notify WATCHDOG_USEC=400000 \
-		"$DSRD" -N "$(ns 1)" -f -c "$T/c1.conf" 2> "$T/dsrd.err" &
+		"$DSRD" -N "$(ns 1)" -f -c "$T/c1.conf" > /dev/null 2> "$T/dsrd.err" &
 	busywait 20000 grep -q READY=1 "$T/notify.log" || { cat "$T/dsrd.err"; return 1; }
 	diag "notify: $(head -3 "$T/notify.log" | tail -2 | xargs)"
 	check "dsr0 up" nsexec 1 ip link show dsr0 up | grep -q UP &&
