@@ -85,6 +85,9 @@ enum dsr_stat {
 	DSR_S_SLAVE_QDISC_FAILED,
 	DSR_S_REXMT_HELD,
 	DSR_S_BREAK_HELD,
+	DSR_S_CONGESTION_DROPS,
+	DSR_S_FRAG_ENCAP,
+	DSR_S_FRAG_DECAP,
 	DSR_S_TIMER_RUNS,
 	DSR_S_TIMER_NS,
 	DSR_S_UNKNOWN_OPT,
@@ -111,6 +114,9 @@ struct dsr_neigh {
 	struct dsr_slave *slave;
 	u64 heard;			/* ms: last frame from it */
 	u64 confirmed;			/* ms: last ack from it, 0 never */
+	u64 crossed;			/* ms: first sending of the latest
+					 * packet it acknowledged
+					 */
 	u32 rto_ms;			/* the last used: dsr_neigh_rto() */
 	struct dsr_rtt rtt;		/* its estimator (adaptive_rto) */
 	u64 tx, retx, acked;

@@ -8,7 +8,9 @@
  * transmission over a last hop, carry an Acknowledgment Request.  After
  * MaxMaintRexmt retransmissions the link is broken: it leaves the route
  * cache and enters hold-down, a Route Error goes to each originator, and
- * each packet is salvaged over another cached route if there is one.
+ * each packet is salvaged over another cached route if there is one --
+ * unless a packet sent later has crossed that link meanwhile: then only
+ * the packet is dropped, lost to congestion (congestion_drop).
  * A transmission still in our own interface queue has not tested the link:
  * its expiry never breaks the link and, with hold_queued, is not
  * retransmitted either (dsr_maint_hold()).
@@ -111,12 +113,14 @@ bool dsr_maint_dup(struct dsr_priv *priv, const struct iphdr *iph)
 	return false;
 }
 
-static void dsr_confirmed(struct dsr_priv *priv, __be32 addr)
+/* m's next hop acknowledged it */
+static void dsr_confirmed(struct dsr_priv *priv, const struct dsr_maint *m)
 {
-	struct dsr_neigh *n = dsr_neigh_find(priv, addr);
+	struct dsr_neigh *n = dsr_neigh_find(priv, m->nexthop);
 
 	if (n) {
 		n->confirmed = dsr_now();
+		n->crossed = max(n->crossed, m->first);
 		n->acked++;
 	}
 }
@@ -132,8 +136,8 @@ void dsr_maint_ack(struct dsr_priv *priv, __be32 from, u16 id)
 				      dsr_now() - m->first, m->saddr, m->daddr,
 				      m->ip_id);
 			dsr_neigh_rtt_sample(priv, m);
+			dsr_confirmed(priv, m);
 			dsr_maint_free(priv, m);
-			dsr_confirmed(priv, from);
 			dsr_stat(priv, DSR_S_ACK_RECEIVED);
 			return;
 		}
@@ -151,7 +155,7 @@ void dsr_maint_passive(struct dsr_priv *priv, const struct iphdr *iph,
 				 m->frag_off) ||
 		    m->segs == DSR_NO_SRT || segs < 0 || segs >= m->segs)
 			continue;
-		dsr_confirmed(priv, m->nexthop);
+		dsr_confirmed(priv, m);
 		trace_dsr_ack(priv->dev, dsr_self(priv), m->nexthop, true,
 			      dsr_now() - m->sent, m->tries,
 			      dsr_now() - m->first, m->saddr, m->daddr,
@@ -392,6 +396,26 @@ void dsr_link_failed(struct dsr_priv *priv, __be32 nexthop,
 	}
 }
 
+/*
+ * m ran out of retransmissions, but a packet first sent after it has since
+ * been acknowledged by the same next hop: the link carried frames after m
+ * was sent, so m was lost to a full queue (congestion), not to the link.
+ * With congestion_drop only m is dropped; breaking the link would cost
+ * every flow over it a Route Discovery and link_holddown_ms of hold-down.
+ * A link that stopped working acknowledges nothing sent later, so its
+ * break is still found, at most one packet later.
+ */
+static bool dsr_maint_congested(struct dsr_priv *priv,
+				const struct dsr_maint *m)
+{
+	const struct dsr_neigh *n;
+
+	if (!DSR_P(priv, CONGESTION_DROP))
+		return false;
+	n = dsr_neigh_find(priv, m->nexthop);
+	return n && n->crossed > m->first;
+}
+
 void dsr_maint_tick(struct dsr_priv *priv, u64 now, struct sk_buff_head *out)
 {
 	struct dsr_maint *m, *tmp;
@@ -400,6 +424,12 @@ void dsr_maint_tick(struct dsr_priv *priv, u64 now, struct sk_buff_head *out)
 	list_for_each_entry_safe(m, tmp, &priv->maint, list) {
 		if (m->deadline > now || dsr_maint_hold(priv, m, now))
 			continue;
+		if (m->tries > DSR_P(priv, MAX_MAINT_REXMT) &&
+		    dsr_maint_congested(priv, m)) {
+			dsr_stat(priv, DSR_S_CONGESTION_DROPS);
+			dsr_maint_free(priv, m);
+			continue;
+		}
 		if (m->tries > DSR_P(priv, MAX_MAINT_REXMT)) {
 			broken = m->nexthop;
 			break;

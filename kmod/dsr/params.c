@@ -47,6 +47,7 @@ static const struct dsr_param_def dsr_param_defs[DSR_NPARAMS] = {
 	DEF(QUEUE_INCR_MS, 20, 0, 10000),
 	DEF(SLAVE_QDISC, 1, 0, 1),
 	DEF(HOLD_QUEUED, 1, 0, 1),
+	DEF(CONGESTION_DROP, 1, 0, 1),
 };
 
 void dsr_params_default(u32 *param)
@@ -116,6 +117,9 @@ const char *const dsr_stat_names[DSR_S_MAX] = {
 	[DSR_S_SLAVE_QDISC_FAILED] = "slave_qdisc_failed",
 	[DSR_S_REXMT_HELD] = "rexmt_held_queued",
 	[DSR_S_BREAK_HELD] = "link_break_held_queued",
+	[DSR_S_CONGESTION_DROPS] = "congestion_drops",
+	[DSR_S_FRAG_ENCAP] = "frag_encapsulated",
+	[DSR_S_FRAG_DECAP] = "frag_decapsulated",
 	[DSR_S_TIMER_RUNS] = "timer_runs",
 	[DSR_S_TIMER_NS] = "timer_ns",
 	[DSR_S_UNKNOWN_OPT] = "unknown_option",

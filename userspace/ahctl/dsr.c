@@ -129,6 +129,7 @@ static const struct attr_desc attrs[DSR_A_MAX + 1] = {
 	PARAM(QUEUE_INCR_MS, "queue_incr_ms"),
 	PARAM(SLAVE_QDISC, "slave_qdisc"),
 	PARAM(HOLD_QUEUED, "hold_queued"),
+	PARAM(CONGESTION_DROP, "congestion_drop"),
 };
 
 static const struct flush_name {

@@ -67,6 +67,7 @@ static const char *const dsr_param_names[CONF_DSR_NPARAMS] = {
 	DP(QUEUE_INCR_MS, "queue_incr_ms"),
 	DP(SLAVE_QDISC, "slave_qdisc"),
 	DP(HOLD_QUEUED, "hold_queued"),
+	DP(CONGESTION_DROP, "congestion_drop"),
 };
 
 /* The names of ahctl transit (userspace/ahctl/transit.c). */

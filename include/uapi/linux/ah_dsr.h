@@ -134,6 +134,8 @@ enum dsr_attr {
 	DSR_A_P_QUEUE_INCR_MS,	/* per queued packet over the threshold */
 	DSR_A_P_SLAVE_QDISC,	/* 1: dsrprio on every slave it enslaves */
 	DSR_A_P_HOLD_QUEUED,	/* 1: no retransmission while in our queue */
+	/* 1: a last expiry drops only the packet if a later one crossed */
+	DSR_A_P_CONGESTION_DROP,
 	/* the neighbour's estimator (NEIGH dumps), us */
 	DSR_A_SRTT_US,		/* u32 */
 	DSR_A_RTTVAR_US,	/* u32 */
@@ -143,6 +145,6 @@ enum dsr_attr {
 
 #define DSR_A_MAX (__DSR_A_MAX - 1)
 #define DSR_A_P_FIRST DSR_A_P_DISCOVERY_HOP_LIMIT
-#define DSR_A_P_LAST DSR_A_P_HOLD_QUEUED
+#define DSR_A_P_LAST DSR_A_P_CONGESTION_DROP
 
 #endif /* _UAPI_LINUX_AH_DSR_H */
