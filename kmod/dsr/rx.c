@@ -467,6 +467,32 @@ static enum dsr_rx dsr_process(struct dsr_rx_ctx *c)
 	return DSR_RX_DELIVER;
 }
 
+/*
+ * After the DSR header is gone: a fragment that dsr_encap_frag() put in
+ * IP-in-IP is taken out (same addresses inside and out).  Any other
+ * IP-in-IP packet (a tunnel over dsr0) is left for the stack as it is.
+ */
+static void dsr_decap_frag(struct dsr_priv *priv, struct sk_buff *skb)
+{
+	const struct iphdr *out = ip_hdr(skb), *in;
+	unsigned int ohl = ip_hdrlen(skb), len;
+
+	if (out->protocol != IPPROTO_IPIP ||
+	    skb_headlen(skb) < ohl + sizeof(*in))
+		return;
+	in = (const struct iphdr *)(skb->data + ohl);
+	len = ntohs(in->tot_len);
+	if (in->version != 4 || in->ihl < 5 || len < in->ihl * 4 ||
+	    len > skb->len - ohl || !ip_is_fragment(in) ||
+	    in->saddr != out->saddr || in->daddr != out->daddr)
+		return;
+	skb_pull(skb, ohl);
+	skb_reset_network_header(skb);
+	skb_set_transport_header(skb, ip_hdrlen(skb));
+	skb_trim(skb, len);
+	dsr_stat(priv, DSR_S_FRAG_DECAP);
+}
+
 static void dsr_deliver(struct dsr_priv *priv, struct sk_buff *skb,
 			const struct dsr_parsed *p)
 {
@@ -475,6 +501,7 @@ static void dsr_deliver(struct dsr_priv *priv, struct sk_buff *skb,
 		kfree_skb(skb);
 		return;
 	}
+	dsr_decap_frag(priv, skb);
 	skb_dst_drop(skb);
 	nf_reset_ct(skb);
 	skb->dev = priv->dev;

@@ -271,6 +271,39 @@ void dsr_route_or_queue(struct dsr_priv *priv, struct sk_buff *skb,
 		dsr_sendbuf_add(priv, skb, out);
 }
 
+/*
+ * RFC 4728 section 8.5: a fragment travels IP-in-IP, so that every packet
+ * with a DSR header is whole (its IP id and offset are the passive ack's
+ * key) and the destination takes the fragment out for IP to reassemble
+ * (dsr_decap_frag()).  The stack fragmented at dsr0's MTU, whose reserve
+ * under the slave's MTU also has room for the outer header.
+ */
+static int dsr_encap_frag(struct dsr_priv *priv, struct sk_buff *skb)
+{
+	const struct iphdr *in;
+	struct iphdr *out;
+
+	if (skb_cow_head(skb, sizeof(*out) + LL_MAX_HEADER))
+		return -ENOMEM;
+	in = ip_hdr(skb);
+	out = skb_push(skb, sizeof(*out));
+	out->version = 4;
+	out->ihl = 5;
+	out->tos = in->tos;
+	out->tot_len = htons(skb->len);
+	out->id = htons((u16)atomic_inc_return(&priv->ip_id));
+	out->frag_off = 0;
+	out->ttl = in->ttl;
+	out->protocol = IPPROTO_IPIP;
+	out->saddr = in->saddr;
+	out->daddr = in->daddr;
+	ip_send_check(out);
+	skb_reset_network_header(skb);
+	skb_set_transport_header(skb, sizeof(*out));
+	dsr_stat(priv, DSR_S_FRAG_ENCAP);
+	return 0;
+}
+
 netdev_tx_t dsr_start_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct dsr_priv *priv = netdev_priv(dev);
@@ -296,6 +329,10 @@ netdev_tx_t dsr_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	}
 	if (skb_linearize(skb))
 		goto drop;
+	if (ip_is_fragment(ip_hdr(skb)) && dsr_encap_frag(priv, skb)) {
+		dsr_stat(priv, DSR_S_NOMEM);
+		goto drop;
+	}
 	skb_dst_drop(skb);
 	nf_reset_ct(skb);
 	__skb_queue_head_init(&out);
