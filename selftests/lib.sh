@@ -238,6 +238,82 @@ hub_netem() {
 	nsexec "$n" tc qdisc replace dev eth0 root netem "$@"
 }
 
+# air_setup RATE [LIMIT [QDISC]]: make the hub one shared radio channel of RATE
+# (tc units: 2mbit, 22mbit), after hub_setup.  Every frame any node sends
+# costs airtime on the same channel, whoever it is for and whoever can
+# decode it (macfilter decides that at the receivers), so the k hops of a
+# chain share RATE.  See docs/medium.md for the model and its limits.
+#
+#   node i eth0 -> hub port$i ingress: mark i, redirect to "air" (ifb)
+#   air: htb, class 1:1 at RATE; per node a class 1:(10+i) guaranteed
+#        RATE/N, may borrow up to RATE (contending stations get equal
+#        shares, a lone one the whole channel), and under it QDISC
+#        (dsrprio: DSR's own, or pfifo) with LIMIT packets per band: the
+#        station's transmit queue, here because only here does it fill
+#        (veth never pushes back on the node's own qdisc)
+#   then the bridge delivers the frame to the other ports as before.
+#
+# Offloads are off everywhere, so every frame is at most the MTU.
+AIR_LIMIT=50
+air_setup() {
+	local rate=$1 qd=${3:-dsrprio} i share
+	AIR_LIMIT=${2:-50}
+	modprobe -q ifb numifbs=0 && modprobe -q sch_htb && modprobe -q cls_fw &&
+		modprobe -q act_mirred && modprobe -q act_skbedit || return 1
+	if [[ $qd == dsrprio ]]; then
+		load_module sch_dsrprio || return 1
+	else
+		qd="$qd limit $AIR_LIMIT"
+	fi
+	share=$(($(tc_rate_bits "$rate") / AH_NODES))
+	# dsrprio's bands hold the device's txqueuelen each
+	ip -n "$AH_HUB_NS" link add air txqueuelen "$AIR_LIMIT" type ifb ||
+		return 1
+	ip -n "$AH_HUB_NS" link set air up
+	{
+		echo "qdisc add dev air root handle 1: htb"
+		echo "class add dev air parent 1: classid 1:1 htb rate $rate ceil $rate quantum 1514"
+		for ((i = 1; i <= AH_NODES; i++)); do
+			echo "class add dev air parent 1:1 classid 1:$((10 + i)) htb rate ${share}bit ceil $rate quantum 1514"
+			echo "qdisc add dev air parent 1:$((10 + i)) handle $((10 + i)): $qd"
+			echo "filter add dev air parent 1: protocol all prio 1 handle $i fw classid 1:$((10 + i))"
+			echo "qdisc add dev port$i clsact"
+			echo "filter add dev port$i ingress protocol all prio 1 matchall action skbedit mark $i pipe action mirred egress redirect dev air"
+		done
+	} | tc -n "$AH_HUB_NS" -b - || return 1
+	for ((i = 1; i <= AH_NODES; i++)); do
+		nsexec "$i" ethtool -K eth0 tso off gso off gro off >/dev/null 2>&1
+		ip netns exec "$AH_HUB_NS" ethtool -K "port$i" tso off gso off \
+			gro off >/dev/null 2>&1
+	done
+	return 0
+}
+
+# tc_rate_bits RATE: "22mbit" -> 22000000
+tc_rate_bits() {
+	local r=${1,,} m=1
+	case $r in
+	*gbit) m=1000000000 r=${r%gbit} ;;
+	*mbit) m=1000000 r=${r%mbit} ;;
+	*kbit) m=1000 r=${r%kbit} ;;
+	*bit) r=${r%bit} ;;
+	esac
+	awk -v r="$r" -v m="$m" 'BEGIN { printf "%d\n", r * m }'
+}
+
+# air_drops NODE: frames dropped from NODE's transmit queue (text: tc's
+# JSON has no dsrprio options printer)
+air_drops() {
+	tc -n "$AH_HUB_NS" -s class show dev air classid "1:$((10 + $1))" |
+		sed -n 's/.* pkt (dropped \([0-9]*\),.*/\1/p'
+}
+
+# air_sent NODE: frames NODE got onto the channel
+air_sent() {
+	tc -n "$AH_HUB_NS" -s class show dev air classid "1:$((10 + $1))" |
+		sed -n 's/.* bytes \([0-9]*\) pkt .*/\1/p'
+}
+
 # hwsim_setup N: N mac80211_hwsim radios, one per namespace, in one IBSS.
 hwsim_setup() {
 	local n=$1 i phy
@@ -408,6 +484,16 @@ dsr_hops() {
 dsr_ping_ok() {	# SRC DST [count]: every echo answered
 	nsexec "$1" ping -c "${3:-1}" -i 0.2 -W 2 -q "$(node_ip "$2")" \
 		>/dev/null 2>&1
+}
+
+# not_on_this_kernel PREFIX REASON: true (after a diag) unless this kernel's
+# release starts with PREFIX.  The longest load runs (Figure 8, prioload,
+# the dsrd demo) run on one test kernel each, not both, to keep make check
+# within CI's 25 minutes; AH_ALL_KERNELS=1 runs them everywhere.
+not_on_this_kernel() {
+	[[ ${AH_ALL_KERNELS:-0} == 1 || $(uname -r) == "$1"* ]] && return 1
+	diag "SKIP on $(uname -r): runs on $1* ($2)"
+	return 0
 }
 
 # skip_in_debug_lane REASON: a case whose kernel paths other cases already
