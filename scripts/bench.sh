@@ -3,12 +3,18 @@
 # make bench: boot the first test kernel (or KVERS) and run every benchmark
 # in bench/, in one guest; results go to build/bench.md and are quoted in
 # docs/benchmarks.md with this command to reproduce them.
+# BENCH="streams dsr" runs only those of bench/*.sh.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 K=${KVERS:-$("$ROOT/scripts/kernels.sh" | sed -n 1p)}
 K=${K%% *}
 OUT=$ROOT/build/bench-$K.md
-"$ROOT/scripts/vm.sh" "$K" "for b in bench/*.sh; do echo \"## \$b\"; \$b; done" |
+LIST=
+for b in ${BENCH:-}; do
+	[[ -x $ROOT/bench/$b.sh ]] || { echo "bench: no bench/$b.sh" >&2; exit 2; }
+	LIST+=" bench/$b.sh"
+done
+"$ROOT/scripts/vm.sh" "$K" "for b in ${LIST:-bench/*.sh}; do echo \"## \$b\"; \$b; done" |
 	grep -v '^\[ *[0-9.]*\] ' | tee "$OUT"
 if [[ -s $ROOT/build/bench-fig8/with.rto ]]; then
 	/usr/bin/python3 "$ROOT/scripts/plot-fig8.py" "$ROOT/build/bench-fig8" \
@@ -17,5 +23,9 @@ fi
 if [[ -s $ROOT/build/bench-fig3/points ]]; then
 	/usr/bin/python3 "$ROOT/scripts/plot-fig3.py" "$ROOT/build/bench-fig3" \
 		"$ROOT/docs/fig3-transit.png" && echo "bench: docs/fig3-transit.png"
+fi
+if [[ -s $ROOT/build/bench-streams/1k ]]; then
+	/usr/bin/python3 "$ROOT/scripts/plot-streams.py" "$ROOT/build/bench-streams" \
+		"$ROOT/docs" && echo "bench: docs/streams-*.png"
 fi
 echo "bench: results in $OUT"
