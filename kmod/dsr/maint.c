@@ -424,15 +424,14 @@ void dsr_maint_tick(struct dsr_priv *priv, u64 now, struct sk_buff_head *out)
 	list_for_each_entry_safe(m, tmp, &priv->maint, list) {
 		if (m->deadline > now || dsr_maint_hold(priv, m, now))
 			continue;
-		if (m->tries > DSR_P(priv, MAX_MAINT_REXMT) &&
-		    dsr_maint_congested(priv, m)) {
+		if (m->tries > DSR_P(priv, MAX_MAINT_REXMT)) {
+			if (!dsr_maint_congested(priv, m)) {
+				broken = m->nexthop;
+				break;
+			}
 			dsr_stat(priv, DSR_S_CONGESTION_DROPS);
 			dsr_maint_free(priv, m);
 			continue;
-		}
-		if (m->tries > DSR_P(priv, MAX_MAINT_REXMT)) {
-			broken = m->nexthop;
-			break;
 		}
 		dsr_retransmit(priv, m, now, out);
 	}
