@@ -32,6 +32,8 @@ import struct
 import sys
 import time
 
+from udp import datagrams
+
 HDR = struct.Struct("!IIQB")   # seq, frame, send time (ns), frames' datagrams
 TS_DGRAM = 7 * 188
 FPS = 25
@@ -86,10 +88,6 @@ def pct(v, p):
 
 
 def video_recv(port, secs, idle, out):
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
-    s.bind(("0.0.0.0", port))
-    end = time.monotonic() + secs
     rows = []
     seen = set()
     dups = 0
@@ -98,23 +96,12 @@ def video_recv(port, secs, idle, out):
     first = last = None
     jitter = 0.0
     prev = None
-    while True:
-        now = time.monotonic()
-        left = end - now
-        if last is not None:
-            left = min(left, last + idle - now)
-        if left <= 0:
-            break
-        s.settimeout(left)
-        try:
-            data = s.recv(65535)
-        except socket.timeout:
-            break
+    for data in datagrams(port, secs, idle):
         rx = time.monotonic_ns()
+        last = time.monotonic()
         if len(data) < HDR.size:
             continue
         seq, fno, tx, n = HDR.unpack_from(data)
-        last = time.monotonic()
         if seq in seen:     # DSR may deliver a retransmitted copy
             dups += 1
             continue

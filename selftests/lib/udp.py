@@ -43,12 +43,13 @@ def send(dst, port, size, count, pps, src=None):
     print(sent)
 
 
-def recv(port, secs, idle):
+def datagrams(port, secs, idle):
+    """Datagrams arriving on PORT for at most SECS seconds, or until none
+    came for IDLE seconds (0: no such limit) after the first."""
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
     s.bind(("0.0.0.0", port))
     end = time.monotonic() + secs
-    n = nbytes = 0
     last = None
     while True:
         now = time.monotonic()
@@ -56,15 +57,21 @@ def recv(port, secs, idle):
         if last is not None and idle:
             left = min(left, last + idle - now)
         if left <= 0:
-            break
+            return
         s.settimeout(left)
         try:
             data = s.recv(65535)
         except socket.timeout:
-            break
+            return
+        last = time.monotonic()
+        yield data
+
+
+def recv(port, secs, idle):
+    n = nbytes = 0
+    for data in datagrams(port, secs, idle):
         n += 1
         nbytes += len(data)
-        last = time.monotonic()
     print(n, nbytes)
 
 
