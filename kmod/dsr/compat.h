@@ -26,4 +26,16 @@
 #define dsr_set_lltx(dev) ((dev)->features |= NETIF_F_LLTX)
 #endif
 
+/*
+ * NETIF_F_NETNS_LOCAL became the private flag netns_local in 6.12, since
+ * renamed netns_immutable (Kbuild looks for it in the tree's headers)
+ */
+#if defined(DSR_HAVE_NETNS_IMMUTABLE)
+#define dsr_set_netns_local(dev) ((dev)->netns_immutable = true)
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#define dsr_set_netns_local(dev) ((dev)->netns_local = true)
+#else
+#define dsr_set_netns_local(dev) ((dev)->features |= NETIF_F_NETNS_LOCAL)
+#endif
+
 #endif /* _DSR_COMPAT_H */

@@ -99,10 +99,11 @@ static void dsr_timer(struct timer_list *t)
 	}
 	if (dsr_has_work(priv))
 		dsr_kick(priv);
+	dsr_out_commit(priv, &out);
 	spin_unlock(&priv->lock);
 	atomic_long_add(ktime_get_ns() - t0, &priv->stats[DSR_S_TIMER_NS]);
 	dsr_stat(priv, DSR_S_TIMER_RUNS);
-	dsr_out_flush(&out);
+	dsr_out_flush(priv);
 }
 
 /* ---- slaves ------------------------------------------------------------- */
@@ -227,15 +228,23 @@ err_free:
 	return err;
 }
 
+/*
+ * A receiver that found s under RCU may still wait for priv->lock while we
+ * unlink it: s->gone, set under the lock with the purge, tells it not to
+ * use s (a neighbour or Maintenance Buffer entry made through s after the
+ * purge would outlive it).  After synchronize_net() nobody holds s.
+ */
 static void dsr_release(struct dsr_priv *priv, struct dsr_slave *s)
 {
 	dev_remove_pack(&s->overhear);		/* synchronize_net() */
 	spin_lock_bh(&priv->lock);
+	s->gone = true;
 	list_del_rcu(&s->list);
 	dsr_neigh_slave_gone(priv, s);
 	dsr_maint_slave_gone(priv, s);
 	spin_unlock_bh(&priv->lock);
-	synchronize_net();	/* frames built for it were sent under RCU */
+	/* receivers that saw s, frames built for it (sent under RCU-bh) */
+	synchronize_net();
 	netdev_upper_dev_unlink(s->dev, priv->dev);
 	dsr_slave_qdisc_uninstall(s);
 	dev_set_promiscuity(s->dev, -1);
@@ -306,6 +315,8 @@ static int dsr_init(struct net_device *dev)
 	spin_lock_init(&priv->lock);
 	skb_queue_head_init(&priv->sendbuf);
 	skb_queue_head_init(&priv->fwdq);
+	skb_queue_head_init(&priv->txq);
+	spin_lock_init(&priv->tx_lock);
 	timer_setup(&priv->timer, dsr_timer, 0);
 	dsr_params_default(priv->param);
 	get_random_bytes(&priv->rreq_id, sizeof(priv->rreq_id));
@@ -365,11 +376,18 @@ static void dsr_uninit(struct net_device *dev)
 		kfree(d);
 	}
 	priv->n_discs = 0;
+	spin_unlock_bh(&priv->lock);
+	/* dead, no hook, no timer: nothing else reaches the tables now */
+	skb_queue_purge(&priv->txq);
 	dsr_rc_destroy(&priv->rc);
 	dsr_rreq_destroy(&priv->rt);
-	spin_unlock_bh(&priv->lock);
-	free_percpu(dev->tstats);
 	ah_obj_destroyed("dev", priv);
+}
+
+/* After the last reference: the stats may be read until then. */
+static void dsr_destruct(struct net_device *dev)
+{
+	free_percpu(dev->tstats);
 }
 
 static int dsr_open(struct net_device *dev)
@@ -450,6 +468,7 @@ static void dsr_setup(struct net_device *dev)
 	dev->netdev_ops = &dsr_netdev_ops;
 	dev->ethtool_ops = &dsr_ethtool_ops;
 	dev->needs_free_netdev = true;
+	dev->priv_destructor = dsr_destruct;
 	dev->type = ARPHRD_NONE;
 	dev->hard_header_len = 0;
 	dev->addr_len = 0;
@@ -460,6 +479,12 @@ static void dsr_setup(struct net_device *dev)
 	dev->flags = IFF_NOARP;
 	dev->priv_flags |= IFF_NO_QUEUE;
 	dsr_set_lltx(dev);
+	/*
+	 * Its netfilter hook, its slaves and its tables belong to one
+	 * namespace, as a bridge's do: dsr0 never moves (a slave may; it is
+	 * released).
+	 */
+	dsr_set_netns_local(dev);
 }
 
 static int dsr_validate(struct nlattr *tb[], struct nlattr *data[],

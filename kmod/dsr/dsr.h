@@ -4,8 +4,10 @@
  *
  * One struct dsr_priv per dsr device holds every table; one spinlock
  * (priv->lock, taken with BH disabled in process context) protects them
- * all.  Frames are built under the lock into an output list and sent after
- * it is dropped (dsr_out_flush()).  One timer per device serves every
+ * all.  Frames are built under the lock into an output list, which joins
+ * the device's transmit queue before the lock is dropped (dsr_out_commit())
+ * and is sent after (dsr_out_flush()): frames leave in the order they were
+ * built, whichever CPU built them.  One timer per device serves every
  * deadline (send buffer, discoveries, maintenance buffer, request jitter).
  */
 #ifndef _DSR_H
@@ -104,6 +106,7 @@ struct dsr_slave {
 	struct dsr_priv *priv;
 	struct packet_type overhear;	/* promiscuous receive */
 	bool qdisc;			/* we put dsrprio at its root */
+	bool gone;			/* released (priv->lock): not to be used */
 };
 
 /* The per-next-hop state, and the home of its retransmission timeout. */
@@ -195,6 +198,10 @@ struct dsr_priv {
 	struct sk_buff_head fwdq;	/* Route Requests awaiting jitter */
 	struct dsr_grat grat[DSR_GRAT_TABLE];
 
+	/* frames built under lock, in order; sent by the tx_lock holder */
+	struct sk_buff_head txq;
+	spinlock_t tx_lock;		/* one CPU at a time sends txq */
+
 	struct timer_list timer;
 	u64 last_expire;
 	u16 rreq_id, ack_id;
@@ -246,7 +253,8 @@ int dsr_frame(struct dsr_priv *priv, struct sk_buff *skb, __be32 nexthop,
 	      struct sk_buff_head *out);
 void dsr_broadcast(struct dsr_priv *priv, struct sk_buff *skb,
 		   struct dsr_slave *only, struct sk_buff_head *out);
-void dsr_out_flush(struct sk_buff_head *out);
+void dsr_out_commit(struct dsr_priv *priv, struct sk_buff_head *out);
+void dsr_out_flush(struct dsr_priv *priv);
 struct sk_buff *dsr_ctrl_alloc(struct dsr_priv *priv, size_t optlen,
 			       __be32 saddr, __be32 daddr, u8 ttl);
 /* dsr_send_routed() flags */

@@ -258,8 +258,9 @@ static int dsr_cmd_add_route(struct sk_buff *skb, struct genl_info *info)
 	r = dsr_rc_add(&priv->rc, hops, n, DSR_PATH_STATIC, dsr_now());
 	if (r >= 0)
 		dsr_sendbuf_drain(priv, &out);
+	dsr_out_commit(priv, &out);
 	spin_unlock_bh(&priv->lock);
-	dsr_out_flush(&out);
+	dsr_out_flush(priv);
 	if (r < 0) {
 		NL_SET_ERR_MSG(info->extack,
 			       "route refused: a loop, our own address, an unroutable address, or the cache is full of static routes");

@@ -11,6 +11,7 @@
 #include <linux/inetdevice.h>
 #include <linux/ip.h>
 #include <net/ip.h>
+#include <net/route.h>
 
 #include "dsr.h"
 #include "trace.h"
@@ -329,8 +330,14 @@ static enum dsr_rx dsr_forward(struct dsr_rx_ctx *c)
 	iph = ip_hdr(skb);
 	iph->ttl--;
 	ip_send_check(iph);
-	skb_dst_drop(skb);
-	nf_reset_ct(skb);
+	/*
+	 * What the previous hop or the receive path left on the packet is
+	 * not ours to act on: a departure time (fq would hold the packet to
+	 * it), a mark, a priority (dsrprio's band), conntrack, the route.
+	 * Like ip_forward(), the priority follows the TOS.
+	 */
+	skb_scrub_packet(skb, true);
+	skb->priority = rt_tos2priority(iph->tos);
 	skb->ip_summed = CHECKSUM_NONE;
 	if (dsr_frame(priv, skb, next, c->out))
 		return DSR_RX_CONSUMED;
@@ -552,15 +559,17 @@ static void dsr_rcv(struct dsr_priv *priv, struct dsr_slave *s,
 	__skb_queue_head_init(&out);
 	spin_lock(&priv->lock);
 	c.self = dsr_self(priv);
-	if (!priv->dead && c.self) {
+	/* s->gone: released while we waited for the lock */
+	if (!priv->dead && !s->gone && c.self) {
 		verdict = dsr_process(&c);
 		if (!skb_queue_empty(&priv->sendbuf))
 			dsr_sendbuf_drain(priv, &out);
 	}
+	dsr_out_commit(priv, &out);
 	spin_unlock(&priv->lock);
 	trace_dsr_recv(priv->dev, c.self, saddr, daddr, id, c.tx, len,
 		       overheard, verdict);
-	dsr_out_flush(&out);
+	dsr_out_flush(priv);
 	if (verdict == DSR_RX_DELIVER)
 		dsr_deliver(priv, skb, &p);
 	else if (verdict == DSR_RX_DROP)

@@ -11,13 +11,43 @@
 
 #include "dsr.h"
 
-void dsr_out_flush(struct sk_buff_head *out)
+/*
+ * Frames built under priv->lock (out) join priv->txq before the lock is
+ * dropped, so txq holds them in the order they were built.  priv->lock held.
+ */
+void dsr_out_commit(struct dsr_priv *priv, struct sk_buff_head *out)
+{
+	unsigned long flags;
+
+	if (skb_queue_empty(out))
+		return;
+	spin_lock_irqsave(&priv->txq.lock, flags);
+	skb_queue_splice_tail_init(out, &priv->txq);
+	spin_unlock_irqrestore(&priv->txq.lock, flags);
+}
+
+/*
+ * Send priv->txq, after dsr_out_commit() and priv->lock dropped.  One CPU
+ * at a time sends (tx_lock), so two CPUs never reorder one flow's frames;
+ * a CPU that finds tx_lock taken leaves its frames to the holder, which
+ * looks at the queue again after letting go of the lock.
+ */
+void dsr_out_flush(struct dsr_priv *priv)
 {
 	struct sk_buff *skb;
 
 	rcu_read_lock_bh();
-	while ((skb = __skb_dequeue(out)))
-		dev_queue_xmit(skb);
+	do {
+		/* our frames are queued before we look at tx_lock */
+		smp_mb();
+		if (!spin_trylock(&priv->tx_lock))
+			break;
+		while ((skb = skb_dequeue(&priv->txq)))
+			dev_queue_xmit(skb);
+		spin_unlock(&priv->tx_lock);
+		/* and tx_lock is free before we look at the queue again */
+		smp_mb();
+	} while (!skb_queue_empty_lockless(&priv->txq));
 	rcu_read_unlock_bh();
 }
 
@@ -342,8 +372,9 @@ netdev_tx_t dsr_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		goto drop;
 	}
 	dsr_route_or_queue(priv, skb, &out);
+	dsr_out_commit(priv, &out);
 	spin_unlock(&priv->lock);
-	dsr_out_flush(&out);
+	dsr_out_flush(priv);
 	dev_sw_netstats_tx_add(dev, 1, len);
 	return NETDEV_TX_OK;
 

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """UDP traffic for the transit tests and bench, bounded in count and time.
 
-    udp.py send DST PORT SIZE COUNT PPS [SRC]
+    udp.py send DST PORT SIZE COUNT PPS [SRC [PRIO]]
         COUNT datagrams of SIZE payload bytes at PPS per second (0: as
-        fast as the socket takes them), from SRC if given.
+        fast as the socket takes them), from SRC if given ("" for any),
+        with socket priority PRIO (SO_PRIORITY) if given.
     udp.py recv PORT SECS [IDLE]
         count datagrams arriving on PORT for at most SECS seconds, or
         until none came for IDLE seconds after the first; prints
@@ -20,10 +21,12 @@ import sys
 import time
 
 
-def send(dst, port, size, count, pps, src=None):
+def send(dst, port, size, count, pps, src=None, prio=None):
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 20)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
+    if prio is not None:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_PRIORITY, prio)
     if src:
         s.bind((src, 0))
     payload = b"x" * size
@@ -106,7 +109,8 @@ def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "send":
         send(args[0], int(args[1]), int(args[2]), int(args[3]),
-             float(args[4]), args[5] if len(args) > 5 else None)
+             float(args[4]), args[5] if len(args) > 5 else None,
+             int(args[6]) if len(args) > 6 else None)
     elif cmd == "recv":
         recv(int(args[0]), float(args[1]),
              float(args[2]) if len(args) > 2 else 0)
