@@ -91,15 +91,21 @@ if [[ $T != unit ]]; then
 		fi
 		timeout -k 30 "$vm_timeout" \
 			"$ROOT/scripts/vm.sh" "$k" "$genv selftests/run_guest.sh $T" \
-			2>&1 | tee "$RES/console-$rel.log" | grep -v '^\[ *[0-9.]*\] '
+			2>&1 | tee "$RES/console-$rel.log" |
+			grep --line-buffered -v -e '^\[ *[0-9.]*\] ' -e '^# ah: heartbeat$'
 		if [[ ! -f $RES/$rel/done ]]; then
 			mkdir -p "$RES/$rel"
 			echo "not ok 1 $rel: guest did not finish (see ${RES#"$ROOT"/}/console-$rel.log)" \
 				> "$RES/$rel/vm.ktap"
-			# the kernel's last words (a panic, the OOM killer) are
-			# filtered from the output above: show them here
+			# the kernel's last words (a panic, the OOM killer, the
+			# backtraces of a lockup) are filtered from the output
+			# above: show them here, from a stall's dump on if any
 			echo "# last lines of the guest console:"
-			tail -n 60 "$RES/console-$rel.log" | sed 's/^/# console: /'
+			if grep -q '^# vm: stall' "$RES/console-$rel.log"; then
+				sed -n '/^# vm: stall/,$p' "$RES/console-$rel.log" | tail -n 400
+			else
+				tail -n 150 "$RES/console-$rel.log"
+			fi | sed 's/^/# console: /'
 		fi
 		echo "# kernel $rel took $(( $(date +%s) - t0 )) s"
 	done

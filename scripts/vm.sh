@@ -10,6 +10,14 @@
 # exposes /dev/kvm but a guest kernel never gets going, so a short real boot
 # decides, and the answer is cached per host kernel in ~/.cache/ah-stack.
 # ACCEL=kvm|tcg overrides.
+#
+# A guest that hangs must say where: a soft lockup, a hung task or an RCU
+# stall panics it with every CPU's backtrace (the kernel command line
+# below; Debian's kernels otherwise warn once and spin on), and a guest
+# whose console has been silent for VM_STALL_SECS (default 240; the guest
+# prints a heartbeat every 30 s, selftests/run_guest.sh)
+# gets its vCPUs' registers printed from QEMU's monitor, then an NMI that
+# makes the kernel panic with its own backtrace.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,15 +26,43 @@ KVER=$1
 shift
 MEM=${VM_MEMORY:-2G}
 CPUS=${VM_CPUS:-2}
+STALL=${VM_STALL_SECS:-240}
+# (loglevel 5: warnings, oopses and panics reach the console; vng's own
+# loglevel=1 would keep all but the panic line in the kernel log)
+CMDLINE="loglevel=5 softlockup_panic=1 softlockup_all_cpu_backtrace=1 hung_task_panic=1
+	 sysctl.kernel.hung_task_timeout_secs=300 panic_on_rcu_stall=1
+	 unknown_nmi_panic=1 panic_print=0x40"
 
 # vng execs qemu, so a timeout on vng reaches qemu itself.
 vng_cmd() {
 	local accel=$1
 	shift
-	VNG=(vng -r "$KVER" --cpus "$CPUS" --memory "$MEM"
+	VNG=(vng -r "$KVER" --verbose --cpus "$CPUS" --memory "$MEM"
 	     --rwdir="$ROOT/build" --cwd "$ROOT")
 	[[ $accel == kvm ]] || VNG+=(--disable-kvm)
-	VNG+=(--exec "$*")
+	VNG+=(--append "$(echo $CMDLINE)" --exec "$*")
+}
+
+# stall_watch QMP CONSOLE: while QEMU runs, dump its vCPUs when CONSOLE
+# (a copy of the guest's output) has not grown for STALL seconds
+stall_watch() {
+	local qmp=$1 console=$2 last=-1 size idle=0
+	while sleep 10; do
+		[[ -S $qmp ]] || continue
+		size=$(stat -c %s "$console" 2>/dev/null || echo 0)
+		if [[ $size != "$last" ]]; then
+			last=$size
+			idle=0
+			continue
+		fi
+		idle=$((idle + 10))
+		((idle >= STALL)) || continue
+		echo "# vm: stall: no guest output for $idle s; registers of every vCPU, then an NMI"
+		python3 "$ROOT/scripts/qmp.py" "$qmp" "info registers -a" \
+			"info cpus" 2>&1 | sed 's/^/# vm: /'
+		python3 "$ROOT/scripts/qmp.py" "$qmp" nmi >/dev/null 2>&1
+		idle=$((-STALL))	# the next dump at most twice as late
+	done
 }
 
 detect_accel() {
@@ -52,6 +88,12 @@ detect_accel() {
 ACCEL=${ACCEL:-$(detect_accel)}
 echo "# vm: kernel $KVER, accel $ACCEL" >&2
 vng_cmd "$ACCEL" "$@"
+WATCH=$(mktemp -d /tmp/ah-vm.XXXXXX)
+VNG+=("--qemu-opts=-qmp unix:$WATCH/qmp,server=on,wait=off")
+stall_watch "$WATCH/qmp" "$WATCH/console" &
+watcher=$!
+trap 'kill $watcher 2>/dev/null; rm -rf "$WATCH"' EXIT
 # The guest console emits carriage returns and terminal escapes.
-"${VNG[@]}" </dev/null 2>&1 | sed -u -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\r//g'
+"${VNG[@]}" </dev/null 2>&1 |
+	sed -u -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\r//g' | tee "$WATCH/console"
 exit "${PIPESTATUS[0]}"

@@ -489,9 +489,11 @@ dsr_ping_ok() {	# SRC DST [count]: every echo answered
 # not_on_this_kernel PREFIX REASON: true (after a diag) unless this kernel's
 # release starts with PREFIX.  The longest load runs (Figure 8, prioload,
 # the dsrd demo) run on one test kernel each, not both, to keep make check
-# within CI's 25 minutes; AH_ALL_KERNELS=1 runs them everywhere.
+# within CI's 25 minutes; AH_ALL_KERNELS=1 runs them everywhere, and so
+# does the debug lane (one kernel).
 not_on_this_kernel() {
-	[[ ${AH_ALL_KERNELS:-0} == 1 || $(uname -r) == "$1"* ]] && return 1
+	[[ ${AH_ALL_KERNELS:-0} == 1 || ${AH_DEBUG_LANE:-0} == 1 ||
+	   $(uname -r) == "$1"* ]] && return 1
 	diag "SKIP on $(uname -r): runs on $1* ($2)"
 	return 0
 }

@@ -29,8 +29,11 @@
 # Requires lib.sh.
 
 PRIOLOAD_TRACEFS=/sys/kernel/tracing
-PRIOLOAD_RATE=${PRIOLOAD_RATE:-4mbit}
-PRIOLOAD_BOTTLENECK=${PRIOLOAD_BOTTLENECK:-2mbit}
+# the debug lane's kernel forwards several times slower: rates scale down
+PRIOLOAD_KBIT=$((4000 / ${AH_TIME_SCALE:-1}))
+PRIOLOAD_RATE=${PRIOLOAD_RATE:-${PRIOLOAD_KBIT}kbit}
+PRIOLOAD_BOTTLENECK=${PRIOLOAD_BOTTLENECK:-$((PRIOLOAD_KBIT / 2))kbit}
+PRIOLOAD_OFFER=${PRIOLOAD_OFFER:-$((PRIOLOAD_KBIT * 5))K}
 
 prioload_setup() {
 	hub_setup 5 && mf_line && dsr_setup || return 1
@@ -84,7 +87,7 @@ prioload_run() {
 	nsexec 4 iperf3 -s -D -1 -p 5202 >/dev/null 2>&1
 	sleep 0.5
 	udp=$(mktemp)
-	nsexec 1 iperf3 -c "$(node_ip 4)" -p 5202 -u -b 20M -l 1000 \
+	nsexec 1 iperf3 -c "$(node_ip 4)" -p 5202 -u -b "$PRIOLOAD_OFFER" -l 1000 \
 		-t "$secs" -J > "$udp" 2>/dev/null &
 	local pid=$!
 	sleep 4
