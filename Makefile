@@ -5,6 +5,9 @@
 #   make KDIR=/path       modules (and drivers, for a 6.1-or-later tree) for that one tree
 #   make check [T=suite] [KVERS="6.1.0-56-amd64 ..."]
 #   make check-debug [T=suite]   the suites on a KASAN/KMEMLEAK/lockdep/UBSAN kernel
+#   make soak [SOAK_N=30] [SOAK_MINUTES=M] [SOAK_SCRIPTS="dsr/fig8 ..."] [SOAK_DEBUG=0]
+#                         the load and churn scripts in a loop on each test
+#                         kernel, then on the debug kernel (docs/testing.md)
 #   make demo | bench | setup | clean | checkpatch
 #   make install [DESTDIR=/stage] [PREFIX=/usr] [KVERS="..."|KDIR=/path]
 #                         modules of build/KVER into /lib/modules/KVER/extra/ah-stack
@@ -20,7 +23,7 @@ ROOT     := $(CURDIR)
 KVERS    ?= $(shell $(ROOT)/scripts/kernels.sh)
 export W ?= 1
 
-.PHONY: all modules drivers userspace check check-debug debug-kernel bench demo setup clean checkpatch \
+.PHONY: all modules drivers userspace check check-debug soak debug-kernel bench demo setup clean checkpatch \
 	unit fuzz install uninstall cross-arm64
 
 all: modules drivers userspace
@@ -60,6 +63,12 @@ check: setup all
 # modules against it with AH_DEBUG=y, then runs the suites in it
 check-debug: setup userspace
 	@scripts/check.sh --debug
+
+# both lanes run even if the first fails; the exit status is any failure
+soak: setup all
+	@rc=0; scripts/check.sh --soak || rc=1; \
+	if [ "$(SOAK_DEBUG)" != 0 ]; then scripts/check.sh --soak --debug || rc=1; fi; \
+	exit $$rc
 
 debug-kernel: setup
 	@scripts/debug-kernel.sh

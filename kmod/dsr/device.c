@@ -330,6 +330,8 @@ static int dsr_init(struct net_device *dev)
 	if (dsr_rreq_init(&priv->rt, DSR_P(priv, REQUEST_TABLE_SIZE),
 			  DSR_P(priv, REQUEST_TABLE_IDS)))
 		goto err_rc;
+	if (dsr_dup_init(&priv->dup, DSR_DUP_ENTRIES, get_random_u32()))
+		goto err_rt;
 
 	priv->nfho.hook = dsr_nf_hook;
 	priv->nfho.pf = NFPROTO_IPV4;
@@ -338,10 +340,12 @@ static int dsr_init(struct net_device *dev)
 	priv->nfho.priv = priv;
 	err = nf_register_net_hook(dev_net(dev), &priv->nfho);
 	if (err)
-		goto err_rt;
+		goto err_dup;
 	ah_obj_created("dev", priv);
 	return 0;
 
+err_dup:
+	dsr_dup_destroy(&priv->dup);
 err_rt:
 	dsr_rreq_destroy(&priv->rt);
 err_rc:
@@ -381,6 +385,7 @@ static void dsr_uninit(struct net_device *dev)
 	skb_queue_purge(&priv->txq);
 	dsr_rc_destroy(&priv->rc);
 	dsr_rreq_destroy(&priv->rt);
+	dsr_dup_destroy(&priv->dup);
 	ah_obj_destroyed("dev", priv);
 }
 

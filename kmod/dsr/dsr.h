@@ -22,6 +22,7 @@
 #include <linux/spinlock.h>
 #include <linux/timer.h>
 
+#include "dup.h"
 #include "opt.h"
 #include "rcache.h"
 #include "rreq.h"
@@ -37,6 +38,8 @@
 /* a queued transmission is waited for at most this many rto_max_ms */
 #define DSR_HOLD_MAX_RTOS	8
 #define DSR_EXTRA_MAX		(DSR_RREP_SIZE(DSR_MAX_PATH) + 4)
+/* recently delivered and forwarded packets (dup.h) */
+#define DSR_DUP_ENTRIES		1024
 
 enum dsr_stat {
 	DSR_S_RREQ_SENT,
@@ -76,6 +79,7 @@ enum dsr_stat {
 	DSR_S_FWD_TTL_EXCEEDED,
 	DSR_S_FWD_DUPLICATE,
 	DSR_S_DELIVERED,
+	DSR_S_RX_DUPLICATE,
 	DSR_S_NOT_FOR_US,
 	DSR_S_OVERHEARD,
 	DSR_S_ROUTES_LEARNED,
@@ -187,6 +191,7 @@ struct dsr_priv {
 
 	struct dsr_rcache rc;
 	struct dsr_rreq_table rt;
+	struct dsr_dup_cache dup;
 	struct list_head neighs;
 	unsigned int n_neighs;
 	struct sk_buff_head sendbuf;

@@ -106,6 +106,7 @@ const char *const dsr_stat_names[DSR_S_MAX] = {
 	[DSR_S_FWD_TTL_EXCEEDED] = "fwd_ttl_exceeded",
 	[DSR_S_FWD_DUPLICATE] = "fwd_duplicate",
 	[DSR_S_DELIVERED] = "delivered",
+	[DSR_S_RX_DUPLICATE] = "rx_duplicate",
 	[DSR_S_NOT_FOR_US] = "not_for_us",
 	[DSR_S_OVERHEARD] = "overheard",
 	[DSR_S_ROUTES_LEARNED] = "routes_learned",

@@ -59,7 +59,8 @@ static void dsr_send_rreq(struct dsr_priv *priv, struct dsr_disc *d,
 	dsr_put_rreq(dh + DSR_HDR_LEN, ++priv->rreq_id, d->target, NULL, 0);
 	dsr_finish(dh, len);
 	/* our own id: never forward a copy of it back */
-	dsr_rreq_seen(&priv->rt, dsr_self(priv), priv->rreq_id, dsr_now());
+	dsr_rreq_seen(&priv->rt, dsr_self(priv), priv->rreq_id, d->target,
+		      dsr_now());
 	dsr_stat(priv, DSR_S_RREQ_SENT);
 	dsr_broadcast(priv, skb, NULL, out);
 }

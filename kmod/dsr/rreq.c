@@ -30,7 +30,7 @@ void dsr_rreq_flush(struct dsr_rreq_table *t)
 }
 
 bool dsr_rreq_seen(struct dsr_rreq_table *t, __be32 initiator, u16 id,
-		   u64 now)
+		   __be32 target, u64 now)
 {
 	struct dsr_rreq_node *e = NULL, *victim = NULL;
 	unsigned int i;
@@ -48,7 +48,7 @@ bool dsr_rreq_seen(struct dsr_rreq_table *t, __be32 initiator, u16 id,
 	}
 	if (e) {
 		for (i = 0; i < e->n; i++)
-			if (e->ids[i] == id)
+			if (e->ids[i].id == id && e->ids[i].target == target)
 				return true;
 	} else {
 		if (!victim)
@@ -58,7 +58,8 @@ bool dsr_rreq_seen(struct dsr_rreq_table *t, __be32 initiator, u16 id,
 		e->initiator = initiator;
 	}
 	e->heard = now;
-	e->ids[e->next] = id;
+	e->ids[e->next].id = id;
+	e->ids[e->next].target = target;
 	e->next = (u8)((e->next + 1) % t->ids);
 	if (e->n < t->ids)
 		e->n++;

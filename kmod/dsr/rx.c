@@ -176,7 +176,7 @@ static void dsr_rx_rreq(struct dsr_rx_ctx *c)
 			      c->out);
 		return;
 	}
-	if (dsr_rreq_seen(&priv->rt, c->src, id, dsr_now())) {
+	if (dsr_rreq_seen(&priv->rt, c->src, id, target, dsr_now())) {
 		dsr_stat(priv, DSR_S_RREQ_DUPLICATE);
 		return;
 	}
@@ -285,6 +285,55 @@ static void dsr_rx_acks(struct dsr_rx_ctx *c)
 	}
 }
 
+/* ---- each packet delivered and forwarded once ------------------------------ */
+
+/*
+ * Whether c's packet was delivered (kind DSR_DUP_DELIVER) or forwarded
+ * (DSR_DUP_FORWARD, with the same Segments Left and Salvage) recently:
+ * a copy its previous hop retransmitted because our acknowledgment was
+ * lost.  The caller acknowledged it again.  An atomic datagram with
+ * identification 0 has no identity to go by (an unconnected socket sends
+ * identical ones so, RFC 6864): it is never called a duplicate.
+ */
+static bool dsr_rx_dup(struct dsr_rx_ctx *c, enum dsr_dup_kind kind)
+{
+	const struct iphdr *iph = ip_hdr(c->skb);
+	unsigned int off = ip_hdrlen(c->skb) + c->p->len;
+	unsigned int len = ntohs(iph->tot_len);
+	struct dsr_dup_key k;
+	u32 life;
+
+	if (!iph->id)
+		return false;
+	memset(&k, 0, sizeof(k));
+	k.saddr = iph->saddr;
+	k.daddr = iph->daddr;
+	k.id = iph->id;
+	k.frag_off = iph->frag_off;
+	k.payload = dsr_dup_hash(c->skb->data + off,
+				 min_t(unsigned int, len - off,
+				       DSR_DUP_PAYLOAD));
+	k.proto = c->p->next_header;
+	k.kind = kind;
+	if (kind == DSR_DUP_FORWARD && c->p->srt) {
+		k.segs = c->segs;
+		k.salvage = DSR_SRT_SALVAGE(dsr_srt_bits(c->dh, c->p->srt));
+	}
+	/* as long as a previous hop may still retransmit it */
+	life = (DSR_HOLD_MAX_RTOS + DSR_P(c->priv, MAX_MAINT_REXMT) + 1) *
+	       DSR_P(c->priv, RTO_MAX_MS);
+	return dsr_dup_seen(&c->priv->dup, &k, dsr_now(), life);
+}
+
+static enum dsr_rx dsr_deliver_once(struct dsr_rx_ctx *c)
+{
+	if (dsr_rx_dup(c, DSR_DUP_DELIVER)) {
+		dsr_stat(c->priv, DSR_S_RX_DUPLICATE);
+		return DSR_RX_DROP;
+	}
+	return DSR_RX_DELIVER;
+}
+
 /* ---- forwarding along the source route (8.1.5) ---------------------------- */
 
 static enum dsr_rx dsr_forward(struct dsr_rx_ctx *c)
@@ -305,6 +354,10 @@ static enum dsr_rx dsr_forward(struct dsr_rx_ctx *c)
 	}
 	if (ip_hdr(skb)->ttl <= 1) {
 		dsr_stat(priv, DSR_S_FWD_TTL_EXCEEDED);
+		return DSR_RX_DROP;
+	}
+	if (dsr_rx_dup(c, DSR_DUP_FORWARD)) {
+		dsr_stat(priv, DSR_S_FWD_DUPLICATE);
 		return DSR_RX_DROP;
 	}
 	if (skb_ensure_writable(skb, ihl + c->p->len)) {
@@ -466,12 +519,12 @@ static enum dsr_rx dsr_process(struct dsr_rx_ctx *c)
 		if (c->segs == 1 && DSR_P(priv, GATEWAY) &&
 		    ((dsr_srt_bits(c->dh, p->srt) & DSR_SRT_L) ||
 		     dsr_outside(priv, c->dst)))
-			return DSR_RX_DELIVER;
+			return dsr_deliver_once(c);
 		return dsr_forward(c);
 	}
 	if (p->next_header == DSR_NO_NEXT_HEADER)
 		return DSR_RX_DROP;
-	return DSR_RX_DELIVER;
+	return dsr_deliver_once(c);
 }
 
 /*

@@ -543,9 +543,10 @@ static void op_rreq(struct dsr_rreq_table *t, struct input *in, u64 now)
 	u8 b = next(in);
 	__be32 init = pool(b);
 	u16 id = b >> 3;
+	__be32 target = pool(b >> 5);
 
-	dsr_rreq_seen(t, init, id, now);
-	NEED(!init || dsr_rreq_seen(t, init, id, now));
+	dsr_rreq_seen(t, init, id, target, now);
+	NEED(!init || dsr_rreq_seen(t, init, id, target, now));
 }
 
 static void fuzz_tables(const u8 *data, size_t size)

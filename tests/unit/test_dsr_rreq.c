@@ -33,7 +33,11 @@
 	}								\
 	static bool name##_body(struct dsr_rreq_table *t)
 
-#define SEEN(init, id, now)	dsr_rreq_seen(t, init, id, now)
+#define T	node(9)
+/* most cases: one target; t_target varies it */
+#define SEEN(init, id, now)	dsr_rreq_seen(t, init, id, T, now)
+#define SEEN_FOR(init, id, target, now) \
+	dsr_rreq_seen(t, init, id, target, now)
 
 TEST(t_seen)
 {
@@ -196,6 +200,19 @@ static bool t_backoff(void)
 	return true;
 }
 
+/* section 8.2.2: the same identification for another target is new */
+TEST(t_target)
+{
+	CHECK(!dsr_rreq_init(t, 4, 16));
+	CHECK(!SEEN_FOR(A, 7, C, 0));
+	CHECK(SEEN_FOR(A, 7, C, 1));
+	CHECK(!SEEN_FOR(A, 7, D, 2));
+	CHECK(SEEN_FOR(A, 7, D, 3));
+	CHECK(SEEN_FOR(A, 7, C, 4));
+	CHECK(!SEEN_FOR(B, 7, C, 5));
+	return true;
+}
+
 static const struct ktap_case fn_cases[] = {
 	{ "seen and not seen", t_seen },
 	{ "ids ring of size ids forgets the oldest", t_ring },
@@ -204,6 +221,7 @@ static const struct ktap_case fn_cases[] = {
 	{ "flush forgets everything", t_flush },
 	{ "table of one initiator", t_one_initiator },
 	{ "back-off doubles and clamps", t_backoff },
+	{ "a duplicate is keyed on initiator, id and target", t_target },
 };
 
 int main(void)
