@@ -20,6 +20,11 @@
 # debug kernel (scripts/debug-kernel.sh: KASAN, KMEMLEAK, lockdep, UBSAN),
 # modules built with AH_DEBUG=y, plus the end-of-run checks of
 # selftests/debug-lane.sh; results in build/results-debug.
+#
+# check.sh --soak [--debug] (make soak): instead of the suites, the load and
+# churn scripts in a loop (selftests/soak.sh: SOAK_N rounds, default 30, or
+# SOAK_MINUTES, SOAK_SCRIPTS), one guest per kernel; results in
+# build/soak (build/soak-debug), one result per kernel.
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,12 +32,31 @@ T=${T:-}
 start=$(date +%s)
 GUEST_ENV=
 DEBUG=0
+SOAK=0
+RUNNER=selftests/run_guest.sh
 
-if [[ ${1:-} == --debug ]]; then
-	RES=$ROOT/build/results-debug
-	DEBUG=1
-else
-	RES=$ROOT/build/results
+for arg in "$@"; do
+	case $arg in
+	--debug) DEBUG=1 ;;
+	--soak) SOAK=1 ;;
+	*) echo "usage: check.sh [--debug] [--soak]" >&2; exit 2 ;;
+	esac
+done
+RES=$ROOT/build/results
+((SOAK)) && RES=$ROOT/build/soak
+((DEBUG)) && RES=$RES-debug
+if ((SOAK)); then
+	RUNNER=selftests/soak.sh
+	T=
+	# a round of the default scripts takes about 7 minutes (the debug
+	# kernel's, 2.5 times that): the guest's limit follows the soak's own
+	GUEST_ENV="SOAK_N=${SOAK_N:-30} SOAK_MINUTES=${SOAK_MINUTES:-0} AH_RESULTS=$RES"
+	[[ -n ${SOAK_SCRIPTS:-} ]] && GUEST_ENV="$GUEST_ENV SOAK_SCRIPTS='$SOAK_SCRIPTS'"
+	if [[ -n ${SOAK_MINUTES:-} ]]; then
+		VM_TIMEOUT=${VM_TIMEOUT:-$((SOAK_MINUTES * 60 + 1800))}
+	else
+		VM_TIMEOUT=${VM_TIMEOUT:-$((${SOAK_N:-30} * 1200 + 600))}
+	fi
 fi
 rm -rf "$RES"
 mkdir -p "$RES"
@@ -51,7 +75,7 @@ if [[ $DEBUG == 1 ]]; then
 	# CI: make check (~20 min), this kernel's build (~10), at most 55 here
 	VM_TIMEOUT=${VM_TIMEOUT:-3300}
 	# timeouts of busywait and of whole test scripts stretch by this
-	GUEST_ENV="AH_DEBUG_LANE=1 AH_TIME_SCALE=${AH_TIME_SCALE:-4} AH_RESULTS=$RES"
+	GUEST_ENV="$GUEST_ENV AH_DEBUG_LANE=1 AH_TIME_SCALE=${AH_TIME_SCALE:-4} AH_RESULTS=$RES"
 else
 	# KVERS is space-separated, kernels.sh prints one per line
 	mapfile -t KERNELS < <(tr -s ' ' '\n' <<< "${KVERS:-$("$ROOT/scripts/kernels.sh")}" |
@@ -59,7 +83,7 @@ else
 fi
 
 # the host's unit tests do not depend on the kernel: not in the debug lane
-if [[ $DEBUG == 0 && ( -z $T || $T == unit ) ]]; then
+if [[ $DEBUG == 0 && $SOAK == 0 && ( -z $T || $T == unit ) ]]; then
 	echo "# unit tests"
 	make -s -C "$ROOT/tests/unit" check 2>&1 | tee "$RES/unit.ktap"
 	[[ ${PIPESTATUS[0]} == 0 ]] || grep -q '^not ok' "$RES/unit.ktap" ||
@@ -68,7 +92,7 @@ fi
 
 # the arm64 cross build (modules against Debian's arm64 headers, the tools
 # against its arm64 libnl): built, not run; skipped when unavailable
-if [[ $DEBUG == 0 && ( -z $T || $T == unit ) ]]; then
+if [[ $DEBUG == 0 && $SOAK == 0 && ( -z $T || $T == unit ) ]]; then
 	echo "# arm64 cross build"
 	bash "$ROOT/tests/cross_arm64.sh" 2>&1 | tee "$RES/cross-arm64.ktap"
 fi
@@ -90,10 +114,12 @@ if [[ $T != unit ]]; then
 			genv="$genv AH_BUDGET=$((vm_timeout - 300))"
 		fi
 		timeout -k 30 "$vm_timeout" \
-			"$ROOT/scripts/vm.sh" "$k" "$genv selftests/run_guest.sh $T" \
+			"$ROOT/scripts/vm.sh" "$k" "$genv $RUNNER $T" \
 			2>&1 | tee "$RES/console-$rel.log" |
 			grep --line-buffered -v -e '^\[ *[0-9.]*\] ' -e '^# ah: heartbeat$'
-		if [[ ! -f $RES/$rel/done ]]; then
+		done_file=$RES/$rel/done
+		((SOAK)) && done_file=$RES/$rel/soak/done
+		if [[ ! -f $done_file ]]; then
 			mkdir -p "$RES/$rel"
 			echo "not ok 1 $rel: guest did not finish (see ${RES#"$ROOT"/}/console-$rel.log)" \
 				> "$RES/$rel/vm.ktap"

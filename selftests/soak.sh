@@ -1,0 +1,104 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs inside a test guest (scripts/soak.sh boots it): the load and churn
+# scripts again and again, until SOAK_N rounds are done or SOAK_MINUTES
+# have passed, whichever comes first.  A round runs every script once, in
+# order; after each script the kernel log is read (the same patterns as
+# run_guest.sh's "kernel log clean").  The first failing script or dirty
+# log ends the soak; an oops or a lockup panics the guest (vm.sh's command
+# line), and the host keeps its console.
+#
+#   SOAK_N=N          rounds at most (default 30)
+#   SOAK_MINUTES=M    minutes at most (default: none)
+#   SOAK_SCRIPTS="suite/name ..."   what a round runs (default below)
+#   AH_BUDGET=S       (check.sh, from CI's deadline) no round starts that
+#                     would not end within S seconds of the start, by the
+#                     slowest round so far
+#
+# Writes $AH_RESULTS/KVER/soak/{report.txt,soak.ktap,dmesg.log} and the
+# output of each script's last run; prints per script: rounds, failures,
+# the slowest and the median run.
+set -u
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+KVER=$(uname -r)
+OUT=${AH_RESULTS:-$ROOT/build/soak}/$KVER/soak
+SOAK_N=${SOAK_N:-30}
+SOAK_MINUTES=${SOAK_MINUTES:-0}
+SOAK_SCRIPTS=${SOAK_SCRIPTS:-dsr/fig8 dsr/prioload dsr/medium dsr/lifecycle
+	dsr/churn transit/bounds transit/lifecycle macfilter/replace}
+BAD='BUG:|WARNING:|Oops|refcount|leak|lockdep|circular locking|recursive locking|general protection|Call Trace|unregister_netdevice: waiting|KASAN|UBSAN|ODEBUG|ref_tracker'
+
+export AH_ROOT=$ROOT AH_KMOD=$ROOT/build/$KVER/kmod AH_ALL_KERNELS=1
+rm -rf "$OUT"
+mkdir -p "$OUT"
+read -r -a scripts <<< "$(echo $SOAK_SCRIPTS)"
+declare -A runs fails slowest times
+deadline=0
+((SOAK_MINUTES > 0)) && deadline=$(($(date +%s) + SOAK_MINUTES * 60))
+budget_end=0
+[[ -n ${AH_BUDGET:-} ]] && budget_end=$(($(date +%s) + AH_BUDGET))
+slowest_round=0
+(while sleep 30; do echo "# ah: heartbeat"; done) &
+heartbeat=$!
+
+verdict=ok
+why=
+round=0
+t_start=$(date +%s)
+while ((round < SOAK_N)) && [[ $verdict == ok ]]; do
+	((deadline && $(date +%s) >= deadline)) && break
+	if ((budget_end && $(date +%s) + slowest_round > budget_end)); then
+		echo "# soak: no time for another round within the budget"
+		break
+	fi
+	round=$((round + 1))
+	r0=$(date +%s)
+	for s in "${scripts[@]}"; do
+		name=${s//\//-}
+		dmesg -C
+		t0=$(date +%s)
+		timeout -k 10 $((900 * ${AH_TIME_SCALE:-1})) \
+			"$ROOT/selftests/$s.sh" > "$OUT/$name.log" 2>&1
+		rc=$?
+		t=$(($(date +%s) - t0))
+		runs[$s]=$((${runs[$s]:-0} + 1))
+		times[$s]="${times[$s]:-} $t"
+		((t > ${slowest[$s]:-0})) && slowest[$s]=$t
+		bad=$(dmesg | grep -E "$BAD")
+		# exit 4: skipped (a missing tool); any "not ok" or other exit fails
+		if [[ $rc != 0 && $rc != 4 ]] || grep -q '^not ok' "$OUT/$name.log"; then
+			fails[$s]=$((${fails[$s]:-0} + 1))
+			verdict="not ok"
+			why="$s failed in round $round (exit $rc)"
+		elif [[ -n $bad ]]; then
+			fails[$s]=$((${fails[$s]:-0} + 1))
+			verdict="not ok"
+			why="$s left a dirty kernel log in round $round"
+		fi
+		echo "# soak round $round $s: rc $rc, $t s${bad:+, kernel log dirty}"
+		if [[ $verdict != ok ]]; then
+			dmesg > "$OUT/dmesg.log"
+			grep -E '^not ok|FAILED' "$OUT/$name.log" | sed 's/^/# /'
+			echo "$bad" | head -40 | sed 's/^/# dmesg: /'
+			break
+		fi
+	done
+	(($(date +%s) - r0 > slowest_round)) && slowest_round=$(($(date +%s) - r0))
+done
+kill "$heartbeat"
+
+median() { tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{ v[++n] = $1 } END { print n ? v[int((n + 1) / 2)] : 0 }'; }
+{
+	echo "soak on $KVER: $round rounds in $(( ($(date +%s) - t_start) / 60 )) min, verdict: $verdict${why:+ ($why)}"
+	printf '%-22s %6s %8s %9s %9s\n' script runs failures "median s" "slowest s"
+	for s in "${scripts[@]}"; do
+		printf '%-22s %6d %8d %9d %9d\n' "$s" "${runs[$s]:-0}" \
+			"${fails[$s]:-0}" "$(median <<< "${times[$s]:-}")" "${slowest[$s]:-0}"
+	done
+} | tee "$OUT/report.txt"
+echo "KTAP version 1" > "$OUT/soak.ktap"
+echo "1..1" >> "$OUT/soak.ktap"
+echo "$verdict 1 soak: $round rounds of ${#scripts[@]} scripts${why:+: $why}" >> "$OUT/soak.ktap"
+touch "$OUT/done"
