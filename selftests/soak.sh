@@ -31,6 +31,8 @@ SOAK_SCRIPTS=${SOAK_SCRIPTS:-dsr/fig8 dsr/prioload dsr/medium dsr/lifecycle
 BAD='BUG:|WARNING:|Oops|refcount|leak|lockdep|circular locking|recursive locking|general protection|Call Trace|unregister_netdevice: waiting|KASAN|UBSAN|ODEBUG|ref_tracker'
 
 export AH_ROOT=$ROOT AH_KMOD=$ROOT/build/$KVER/kmod AH_ALL_KERNELS=1
+# churn.sh: more cycles a round than make check runs
+export CHURN_N=${CHURN_N:-20}
 rm -rf "$OUT"
 mkdir -p "$OUT"
 read -r -a scripts <<< "$(echo $SOAK_SCRIPTS)"

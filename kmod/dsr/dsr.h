@@ -38,6 +38,8 @@
 /* a queued transmission is waited for at most this many rto_max_ms */
 #define DSR_HOLD_MAX_RTOS	8
 #define DSR_EXTRA_MAX		(DSR_RREP_SIZE(DSR_MAX_PATH) + 4)
+/* the timer looks at the send buffer at least this often (ms) */
+#define DSR_DRAIN_MS		100
 /* recently delivered and forwarded packets (dup.h) */
 #define DSR_DUP_ENTRIES		1024
 
@@ -83,6 +85,7 @@ enum dsr_stat {
 	DSR_S_NOT_FOR_US,
 	DSR_S_OVERHEARD,
 	DSR_S_ROUTES_LEARNED,
+	DSR_S_NEIGH_MAC_REFUSED,
 	DSR_S_TX_NOT_IPV4,
 	DSR_S_TX_BROADCAST,
 	DSR_S_TX_TOO_BIG,
@@ -120,6 +123,9 @@ struct dsr_neigh {
 	u8 mac[ETH_ALEN];
 	struct dsr_slave *slave;
 	u64 heard;			/* ms: last frame from it */
+	bool mac_stale;			/* its link broke: any frame may
+					 * teach its MAC again
+					 */
 	u64 confirmed;			/* ms: last ack from it, 0 never */
 	u64 crossed;			/* ms: first sending of the latest
 					 * packet it acknowledged
@@ -196,6 +202,11 @@ struct dsr_priv {
 	unsigned int n_neighs;
 	struct sk_buff_head sendbuf;
 	unsigned int sendbuf_bytes;
+	/* routes_gen counts what the cache learned; drained_gen and drained
+	 * (ms) are the last drain of the send buffer's
+	 */
+	unsigned int routes_gen, drained_gen;
+	u64 drained;
 	struct list_head maint;
 	unsigned int n_maint;
 	struct list_head discs;
@@ -245,7 +256,7 @@ void dsr_device_exit(void);
 /* neigh.c */
 struct dsr_neigh *dsr_neigh_find(struct dsr_priv *priv, __be32 addr);
 void dsr_neigh_heard(struct dsr_priv *priv, __be32 addr, const u8 *mac,
-		     struct dsr_slave *slave);
+		     struct dsr_slave *slave, bool proven);
 void dsr_neigh_slave_gone(struct dsr_priv *priv, struct dsr_slave *slave);
 void dsr_neigh_flush(struct dsr_priv *priv);
 void dsr_neigh_rtt_sample(struct dsr_priv *priv, const struct dsr_maint *m);
@@ -300,7 +311,7 @@ void dsr_maint_track(struct dsr_priv *priv, struct sk_buff *frame,
 bool dsr_maint_want_ack(struct dsr_priv *priv, __be32 nexthop,
 			bool last_hop, bool *track);
 bool dsr_maint_dup(struct dsr_priv *priv, const struct iphdr *iph);
-void dsr_maint_ack(struct dsr_priv *priv, __be32 from, u16 id);
+bool dsr_maint_ack(struct dsr_priv *priv, __be32 from, u16 id);
 void dsr_maint_passive(struct dsr_priv *priv, const struct iphdr *iph,
 		       int segs);
 void dsr_maint_tick(struct dsr_priv *priv, u64 now, struct sk_buff_head *out);

@@ -125,7 +125,8 @@ static void dsr_confirmed(struct dsr_priv *priv, const struct dsr_maint *m)
 	}
 }
 
-void dsr_maint_ack(struct dsr_priv *priv, __be32 from, u16 id)
+/* True if the acknowledgment matched a packet we sent. */
+bool dsr_maint_ack(struct dsr_priv *priv, __be32 from, u16 id)
 {
 	struct dsr_maint *m;
 
@@ -139,9 +140,10 @@ void dsr_maint_ack(struct dsr_priv *priv, __be32 from, u16 id)
 			dsr_confirmed(priv, m);
 			dsr_maint_free(priv, m);
 			dsr_stat(priv, DSR_S_ACK_RECEIVED);
-			return;
+			return true;
 		}
 	}
+	return false;
 }
 
 /* iph was overheard (or received) with Segments Left segs (-1: no SRT). */
@@ -363,12 +365,16 @@ void dsr_link_failed(struct dsr_priv *priv, __be32 nexthop,
 		     struct sk_buff_head *out)
 {
 	__be32 self = dsr_self(priv), told[8];
+	struct dsr_neigh *n = dsr_neigh_find(priv, nexthop);
 	struct dsr_maint *m, *tmp;
 	unsigned int ntold = 0, i;
 	LIST_HEAD(failed);
 	u64 now = dsr_now();
 
 	dsr_stat(priv, DSR_S_LINK_FAILURES);
+	/* perhaps it is there with another MAC now (dsr_neigh_heard()) */
+	if (n)
+		n->mac_stale = true;
 	dsr_rc_del_link(&priv->rc, self, nexthop);
 	if (DSR_P(priv, LINK_HOLDDOWN_MS))
 		dsr_neg_add(&priv->rc, self, nexthop,

@@ -20,13 +20,24 @@ struct dsr_neigh *dsr_neigh_find(struct dsr_priv *priv, __be32 addr)
 	return NULL;
 }
 
+/*
+ * A frame from addr came from mac on slave.  A known neighbour's MAC (or
+ * slave) changes only with proof (proven: an acknowledgment of ours that
+ * it sent us), or after its link broke: one forged frame must not
+ * redirect what we send it.  A new neighbour is learned from any frame.
+ */
 void dsr_neigh_heard(struct dsr_priv *priv, __be32 addr, const u8 *mac,
-		     struct dsr_slave *slave)
+		     struct dsr_slave *slave, bool proven)
 {
 	struct dsr_neigh *n = dsr_neigh_find(priv, addr);
 
 	if (!dsr_addr_routable(addr) || !is_valid_ether_addr(mac))
 		return;
+	if (n && !proven && !n->mac_stale &&
+	    (!ether_addr_equal(n->mac, mac) || n->slave != slave)) {
+		dsr_stat(priv, DSR_S_NEIGH_MAC_REFUSED);
+		return;
+	}
 	if (!n) {
 		if (priv->n_neighs >= DSR_MAX_NEIGH) {
 			n = list_last_entry(&priv->neighs, struct dsr_neigh,
@@ -48,6 +59,7 @@ void dsr_neigh_heard(struct dsr_priv *priv, __be32 addr, const u8 *mac,
 	}
 	ether_addr_copy(n->mac, mac);
 	n->slave = slave;
+	n->mac_stale = false;
 	n->heard = dsr_now();
 	list_move(&n->list, &priv->neighs);	/* most recent first */
 }

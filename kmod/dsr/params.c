@@ -110,6 +110,7 @@ const char *const dsr_stat_names[DSR_S_MAX] = {
 	[DSR_S_NOT_FOR_US] = "not_for_us",
 	[DSR_S_OVERHEARD] = "overheard",
 	[DSR_S_ROUTES_LEARNED] = "routes_learned",
+	[DSR_S_NEIGH_MAC_REFUSED] = "neigh_mac_refused",
 	[DSR_S_TX_NOT_IPV4] = "tx_not_ipv4",
 	[DSR_S_TX_BROADCAST] = "tx_broadcast_dropped",
 	[DSR_S_TX_TOO_BIG] = "tx_too_big",

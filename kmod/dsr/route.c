@@ -24,6 +24,7 @@ void dsr_learn(struct dsr_priv *priv, const __be32 *hops, unsigned int n,
 		return;
 	r = dsr_rc_add(&priv->rc, hops, n, flags, dsr_now());
 	if (r > 0) {
+		priv->routes_gen++;
 		dsr_stat(priv, DSR_S_ROUTES_LEARNED);
 		trace_dsr_route(priv->dev, DSR_EVENT_ROUTE_ADDED, hops[0],
 				hops[n - 1], n);
@@ -167,7 +168,12 @@ void dsr_sendbuf_add(struct dsr_priv *priv, struct sk_buff *skb,
 	dsr_disc_start(priv, dst, out);
 }
 
-/* Send what now has a route; end the discoveries that found one. */
+/*
+ * Send what now has a route; end the discoveries that found one.  A scan
+ * of the whole buffer: receivers call it only when the route cache learned
+ * something (routes_gen), the timer at most every DSR_DRAIN_MS for what
+ * became usable otherwise (a refreshed route, an expired hold-down).
+ */
 void dsr_sendbuf_drain(struct dsr_priv *priv, struct sk_buff_head *out)
 {
 	struct dsr_disc *d, *dtmp;
@@ -176,6 +182,8 @@ void dsr_sendbuf_drain(struct dsr_priv *priv, struct sk_buff_head *out)
 	u64 now = dsr_now();
 	unsigned int n;
 
+	priv->drained_gen = priv->routes_gen;
+	priv->drained = now;
 	skb_queue_walk_safe(&priv->sendbuf, skb, tmp) {
 		n = dsr_rc_lookup(&priv->rc, ip_hdr(skb)->daddr, hops, now);
 		if (!n)
@@ -242,6 +250,10 @@ void dsr_route_tick(struct dsr_priv *priv, u64 now, struct sk_buff_head *out)
 {
 	dsr_fwdq_tick(priv, now, out);
 	dsr_sendbuf_tick(priv, now);
+	if (!skb_queue_empty(&priv->sendbuf) &&
+	    (priv->routes_gen != priv->drained_gen ||
+	     now - priv->drained >= DSR_DRAIN_MS))
+		dsr_sendbuf_drain(priv, out);
 	dsr_disc_tick(priv, now, out);
 }
 

@@ -281,7 +281,12 @@ static void dsr_rx_acks(struct dsr_rx_ctx *c)
 		if (dsr_get_addr(o + 8) != c->self)
 			continue;
 		dsr_learn(c->priv, &from, 1, 0);
-		dsr_maint_ack(c->priv, from, dsr_get16(o + 2));
+		/* it answered what we sent it: its MAC is proven */
+		if (dsr_maint_ack(c->priv, from, dsr_get16(o + 2)) &&
+		    from == c->tx)
+			dsr_neigh_heard(c->priv, from,
+					eth_hdr(c->skb)->h_source, c->slave,
+					true);
 	}
 }
 
@@ -481,7 +486,8 @@ static enum dsr_rx dsr_process(struct dsr_rx_ctx *c)
 	}
 	if (c->tx == c->self)
 		return DSR_RX_DROP;	/* our own, echoed */
-	dsr_neigh_heard(priv, c->tx, eth_hdr(c->skb)->h_source, c->slave);
+	dsr_neigh_heard(priv, c->tx, eth_hdr(c->skb)->h_source, c->slave,
+			false);
 	if (p->report || p->n_unknown || p->n_ignored)
 		dsr_stat(priv, DSR_S_UNKNOWN_OPT);
 
@@ -615,7 +621,9 @@ static void dsr_rcv(struct dsr_priv *priv, struct dsr_slave *s,
 	/* s->gone: released while we waited for the lock */
 	if (!priv->dead && !s->gone && c.self) {
 		verdict = dsr_process(&c);
-		if (!skb_queue_empty(&priv->sendbuf))
+		/* only if this packet taught the route cache something */
+		if (!skb_queue_empty(&priv->sendbuf) &&
+		    priv->routes_gen != priv->drained_gen)
 			dsr_sendbuf_drain(priv, &out);
 	}
 	dsr_out_commit(priv, &out);

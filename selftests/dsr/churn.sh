@@ -8,7 +8,8 @@
 # points at it: every neighbour names a slave that exists, routing works
 # after each kind of churn, and the kernel log stays clean (the debug lane
 # runs this under KASAN).  dsr0 itself never changes namespace.  A
-# relay scrubs what the previous hop left on a packet (its priority).
+# relay scrubs what the previous hop left on a packet (its priority).  One
+# forged frame does not move a neighbour to another MAC.
 #
 #   1 --- 2 --- 3     (macfilter line), floods 1 -> 3 and 3 -> 1 over 2;
 #         |           2's eth0 is the slave that comes and goes
@@ -18,8 +19,8 @@ source "$(dirname "$0")/../lib.sh"
 require_cmd jq ahctl ethtool
 
 # cycles of each kind: enough for the receive path to meet the release
-# many times (each cycle is a few hundred ms under TCG)
-CHURN_N=${CHURN_N:-10}
+# many times (a few hundred ms each under TCG; make soak runs 20)
+CHURN_N=${CHURN_N:-6}
 
 setup() {
 	hub_setup 3 && mf_line && dsr_setup
@@ -140,11 +141,39 @@ test_scrub_priority() {
 	check "not in its control band" test "$top" -le 20
 }
 
+# neigh_mac NODE PEER: the MAC NODE's dsr0 sends PEER's frames to
+neigh_mac() {
+	dsr "$1" -j neigh show dsr0 |
+		jq -r --arg a "$(node_ip "$2")" '.[] | select(.addr == $a) | .mac'
+}
+
+# A station in range (its MAC allowed at 1) sends 1 frames that claim to
+# come from 2: 1 keeps 2's MAC, counts the refusals, and still routes.
+test_forged_mac() {
+	local forger=02:00:00:00:00:66 mac0 r0 rc
+	shared || return 1
+	busywait 15000 dsr_ping_ok 1 3 1 || return 1
+	mac0=$(neigh_mac 1 2)
+	r0=$(dsr_stat 1 neigh_mac_refused)
+	mf 1 add dev eth0 "$forger" || return 1
+	nsexec 3 "$PYTHON" "$AH_ROOT/selftests/lib/dsrcraft.py" forge eth0 \
+		"$forger" "$(hub_mac 1)" "$(node_ip 2)" "$(node_ip 1)" 5
+	busywait 5000 dsr_stat_ge 1 neigh_mac_refused $((r0 + 5))
+	check "1 keeps 2's MAC ($mac0)" test "$(neigh_mac 1 2)" == "$mac0" &&
+	check "the forged frames were refused and counted" \
+		dsr_stat_ge 1 neigh_mac_refused $((r0 + 5)) &&
+	check "1 still reaches 3 through 2" dsr_ping_ok 1 3 2
+	rc=$?
+	mf 1 del dev eth0 "$forger"
+	return $rc
+}
+
 shared_setup setup
-ktap_begin 5
+ktap_begin 6
 run_case "slave released and enslaved under traffic" test_nomaster
 run_case "slave moved to another namespace and back under traffic" test_netns
 run_case "slave deleted and made again under traffic" test_delete
 run_case "dsr0 stays in its namespace" test_dsr0_stays
 run_case "a relay scrubs the previous hop's priority" test_scrub_priority
+run_case "a forged frame does not move a neighbour's MAC" test_forged_mac
 ktap_end

@@ -4,6 +4,9 @@
 
   dsrcraft.py bad IFACE SRC_MAC DST_MAC SRC_IP DST_IP CLASS[,CLASS...] COUNT
   dsrcraft.py flood IFACE SRC_MAC COUNT      (Route Requests, new initiators)
+  dsrcraft.py forge IFACE SRC_MAC DST_MAC SRC_IP DST_IP COUNT
+                                             (valid, empty DSR headers: a
+                                             frame that claims SRC_IP)
   dsrcraft.py classes                        (the names of CLASS)
 
 Each CLASS is one way to be wrong, named after the dsr0 counter it must
@@ -123,6 +126,12 @@ def main():
         sendall(iface, [eth + ip(sip, dip, bad(cls, sip, dip))
                         for cls in classes.split(",")
                         for _ in range(int(count))])
+        return
+    if sys.argv[1] == "forge":
+        iface, smac, dmac, sip, dip, count = sys.argv[2:8]
+        eth = mac(dmac) + mac(smac) + b"\x08\x00"
+        sendall(iface, [eth + ip(sip, dip, dsr(b""), ident=1000 + i)
+                        for i in range(int(count))])
         return
     if sys.argv[1] == "flood":
         iface, smac, count = sys.argv[2], sys.argv[3], int(sys.argv[4])
