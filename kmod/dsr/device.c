@@ -332,6 +332,12 @@ static int dsr_init(struct net_device *dev)
 		goto err_rc;
 	if (dsr_dup_init(&priv->dup, DSR_DUP_ENTRIES, get_random_u32()))
 		goto err_rt;
+	if (dsr_rl_init(&priv->rl_neigh, DSR_RL_BUCKETS, DSR_RREQ_RATE_NEIGH,
+			DSR_RREQ_RATE_NEIGH, get_random_u32()))
+		goto err_dup;
+	if (dsr_rl_init(&priv->rl_init, DSR_RL_BUCKETS, DSR_RREQ_RATE_INIT,
+			DSR_RREQ_RATE_INIT, get_random_u32()))
+		goto err_rl;
 
 	priv->nfho.hook = dsr_nf_hook;
 	priv->nfho.pf = NFPROTO_IPV4;
@@ -340,10 +346,14 @@ static int dsr_init(struct net_device *dev)
 	priv->nfho.priv = priv;
 	err = nf_register_net_hook(dev_net(dev), &priv->nfho);
 	if (err)
-		goto err_dup;
+		goto err_rl_init;
 	ah_obj_created("dev", priv);
 	return 0;
 
+err_rl_init:
+	dsr_rl_destroy(&priv->rl_init);
+err_rl:
+	dsr_rl_destroy(&priv->rl_neigh);
 err_dup:
 	dsr_dup_destroy(&priv->dup);
 err_rt:
@@ -386,6 +396,8 @@ static void dsr_uninit(struct net_device *dev)
 	dsr_rc_destroy(&priv->rc);
 	dsr_rreq_destroy(&priv->rt);
 	dsr_dup_destroy(&priv->dup);
+	dsr_rl_destroy(&priv->rl_neigh);
+	dsr_rl_destroy(&priv->rl_init);
 	ah_obj_destroyed("dev", priv);
 }
 

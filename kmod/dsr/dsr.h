@@ -24,6 +24,7 @@
 
 #include "dup.h"
 #include "opt.h"
+#include "ratelimit.h"
 #include "rcache.h"
 #include "rreq.h"
 #include "rtt.h"
@@ -42,6 +43,16 @@
 #define DSR_DRAIN_MS		100
 /* recently delivered and forwarded packets (dup.h) */
 #define DSR_DUP_ENTRIES		1024
+/*
+ * Route Requests taken further than their validation (learned from,
+ * answered, forwarded), a second and at once: from one neighbour (its
+ * MAC), from one initiator, and in all (ratelimit.h).  A flood of forged
+ * requests costs at most these; other neighbours' discoveries go on.
+ */
+#define DSR_RREQ_RATE_NEIGH	50
+#define DSR_RREQ_RATE_INIT	20
+#define DSR_RREQ_RATE_ALL	200
+#define DSR_RL_BUCKETS		256
 
 enum dsr_stat {
 	DSR_S_RREQ_SENT,
@@ -51,6 +62,7 @@ enum dsr_stat {
 	DSR_S_RREQ_OWN,
 	DSR_S_RREQ_HOP_LIMIT,
 	DSR_S_RREQ_QUEUE_FULL,
+	DSR_S_RREQ_RATE_LIMITED,
 	DSR_S_RREP_SENT,
 	DSR_S_RREP_CACHED_SENT,
 	DSR_S_RREP_GATEWAY_SENT,
@@ -198,6 +210,8 @@ struct dsr_priv {
 	struct dsr_rcache rc;
 	struct dsr_rreq_table rt;
 	struct dsr_dup_cache dup;
+	struct dsr_rl rl_neigh, rl_init;	/* Route Requests admitted */
+	struct dsr_rl_bucket rl_all;
 	struct list_head neighs;
 	unsigned int n_neighs;
 	struct sk_buff_head sendbuf;

@@ -76,6 +76,7 @@ const char *const dsr_stat_names[DSR_S_MAX] = {
 	[DSR_S_RREQ_OWN] = "rreq_own_or_looped",
 	[DSR_S_RREQ_HOP_LIMIT] = "rreq_hop_limit",
 	[DSR_S_RREQ_QUEUE_FULL] = "rreq_jitter_queue_full",
+	[DSR_S_RREQ_RATE_LIMITED] = "rreq_rate_limited",
 	[DSR_S_RREP_SENT] = "rrep_sent",
 	[DSR_S_RREP_CACHED_SENT] = "rrep_from_cache_sent",
 	[DSR_S_RREP_GATEWAY_SENT] = "rrep_gateway_sent",

@@ -138,6 +138,27 @@ static void dsr_rreq_forward(struct dsr_rx_ctx *c, const __be32 *rec,
 	dsr_kick(priv);
 }
 
+/*
+ * Whether a valid Route Request is taken further (ratelimit.h): its
+ * transmitter's MAC, its initiator and all requests together each have
+ * tokens left.  A request turned away teaches, answers and forwards
+ * nothing.
+ */
+static bool dsr_rreq_admit(struct dsr_rx_ctx *c)
+{
+	struct dsr_priv *priv = c->priv;
+	u64 now = dsr_now();
+
+	if (dsr_rl_allow(&priv->rl_neigh, eth_hdr(c->skb)->h_source, ETH_ALEN,
+			 now) &&
+	    dsr_rl_allow(&priv->rl_init, &c->src, sizeof(c->src), now) &&
+	    dsr_rl_allow_one(&priv->rl_all, DSR_RREQ_RATE_ALL,
+			     DSR_RREQ_RATE_ALL, now))
+		return true;
+	dsr_stat(priv, DSR_S_RREQ_RATE_LIMITED);
+	return false;
+}
+
 static void dsr_rx_rreq(struct dsr_rx_ctx *c)
 {
 	struct dsr_priv *priv = c->priv;
@@ -164,6 +185,8 @@ static void dsr_rx_rreq(struct dsr_rx_ctx *c)
 		dsr_bad(priv, DSR_BAD_ROUTE);
 		return;
 	}
+	if (!dsr_rreq_admit(c))
+		return;
 	/* the way back: Address[n], ..., Address[1], initiator */
 	for (i = 0; i <= n; i++)
 		back[i] = rec[n - i];

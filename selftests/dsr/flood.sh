@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A Route Request flood does not make a node an amplifier: a station in
+# range (4) sends 2 tens of thousands of forged requests (a new initiator
+# and id each); 2 answers and forwards no more of them than its rate
+# limits allow (ratelimit.h: 50 a second from one neighbour), counts the
+# rest, and a discovery from 1 to 3 through 2 succeeds while the flood
+# goes on.
+#
+#   1 --- 2 --- 3     (macfilter), DSR on 1, 2, 3
+#         |
+#         4           no DSR: raw frames (selftests/lib/dsrcraft.py flood)
+source "$(dirname "$0")/../lib.sh"
+
+require_cmd jq ahctl ethtool
+
+FLOOD_N=${FLOOD_N:-30000}
+RATE_NEIGH=50		# DSR_RREQ_RATE_NEIGH, a second and at once
+
+links() {	# NODE NEIGHBOUR...
+	local n=$1 m
+	shift
+	mf "$n" attach dev eth0 mode allow || return 1
+	for m in "$@"; do
+		mf "$n" add dev eth0 "$(node_mac "$m")" || return 1
+	done
+}
+
+setup() {
+	hub_setup 4 && load_module macfilter &&
+		links 1 2 && links 2 1 3 4 && links 3 2 && dsr_setup 1 2 3
+}
+
+# admitted NODE: Route Requests NODE took further than validation
+sent_for() {
+	echo $(($(dsr_stat "$1" rreq_forwarded) + $(dsr_stat "$1" rrep_sent) +
+		$(dsr_stat "$1" rreq_jitter_queue_full)))
+}
+
+test_flood() {
+	local pid t0 secs a0 l0 r0 admitted limited received running rc
+	shared || return 1
+	busywait 10000 dsr_ping_ok 1 3 1 || return 1
+	for i in 1 2 3; do dsr "$i" flush dsr0; done
+	a0=$(sent_for 2)
+	l0=$(dsr_stat 2 rreq_rate_limited)
+	r0=$(dsr_stat 2 rreq_received)
+	t0=$(date +%s%3N)
+	nsexec 4 "$PYTHON" "$AH_ROOT/selftests/lib/dsrcraft.py" flood eth0 \
+		"$(hub_mac 4)" "$FLOOD_N" &
+	pid=$!
+	busywait 20000 dsr_stat_ge 2 rreq_received $((r0 + 1000))
+	# a discovery through the flooded node, while the flood goes on
+	nsexec 1 ping -c 1 -W 20 -q "$(node_ip 3)" >/dev/null 2>&1
+	rc=$?
+	kill -0 "$pid" 2>/dev/null && running=1 || running=0
+	wait "$pid"
+	secs=$(( ($(date +%s%3N) - t0 + 999) / 1000 ))
+	# until 2 has taken every request in
+	while :; do
+		received=$(dsr_stat 2 rreq_received)
+		sleep 1
+		[[ $(dsr_stat 2 rreq_received) == "$received" ]] && break
+	done
+	admitted=$(($(sent_for 2) - a0))
+	limited=$(($(dsr_stat 2 rreq_rate_limited) - l0))
+	received=$(($(dsr_stat 2 rreq_received) - r0))
+	diag "$secs s: 2 received $received requests, rate-limited $limited," \
+		"answered or forwarded $admitted"
+	# 2 may still be working through its backlog when the sender is
+	# done: a few seconds more of its rate, and 1's and 3's own requests
+	check "the discovery through 2 succeeded during the flood" \
+		test "$rc" -eq 0 -a "$running" -eq 1 &&
+	check "at most 2's rate of requests got past its limit, the rest counted" \
+		test $((received - limited)) -le $((RATE_NEIGH * (secs + 3) + 40)) &&
+	check "routing works after the flood" dsr_ping_ok 1 3 2
+}
+
+shared_setup setup
+ktap_begin 1
+run_case "a Route Request flood is rate-limited; discovery goes on" test_flood
+ktap_end
