@@ -87,7 +87,9 @@ detect_accel() {
 
 ACCEL=${ACCEL:-$(detect_accel)}
 echo "# vm: kernel $KVER, accel $ACCEL" >&2
-vng_cmd "$ACCEL" "$@"
+# every guest command runs with the static keys held (selftests/lib/keys.sh)
+vng_cmd "$ACCEL" ". selftests/lib/keys.sh && hold_static_keys &&" \
+	"trap release_static_keys EXIT; $*"
 WATCH=$(mktemp -d /tmp/ah-vm.XXXXXX)
 VNG+=("--qemu-opts=-qmp unix:$WATCH/qmp,server=on,wait=off")
 stall_watch "$WATCH/qmp" "$WATCH/console" &

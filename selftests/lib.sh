@@ -28,6 +28,8 @@ AH_KMOD=${AH_KMOD:-$AH_ROOT/build/$(uname -r)/kmod}
 AH_PREFIX=${AH_PREFIX:-ah$$-}
 PATH=$AH_ROOT/userspace/ahctl:$PATH
 PYTHON=/usr/bin/python3		# Debian's, which has scapy
+# hold_tracepoints (load_module): see keys.sh
+source "$AH_ROOT/selftests/lib/keys.sh"
 
 ksft_skip=4
 AH_NODES=0
@@ -154,6 +156,7 @@ load_module() {	# load_module NAME: one of ours, from build/KVER/kmod
 	[[ -n $ko ]] || { diag "$name.ko not built for $(uname -r)"; return 1; }
 	insmod "$ko" || return
 	[[ -z ${AH_LOADED:-} ]] || echo "$name" >> "$AH_LOADED"
+	[[ -z ${AH_HOLD_KEYS:-} ]] || hold_tracepoints "$name"
 }
 
 unload_module() {
