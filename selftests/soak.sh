@@ -5,9 +5,10 @@
 # scripts again and again, until SOAK_N rounds are done or SOAK_MINUTES
 # have passed, whichever comes first.  A round runs every script once, in
 # order; after each script the kernel log is read (the same patterns as
-# run_guest.sh's "kernel log clean").  The first failing script or dirty
-# log ends the soak; an oops or a lockup panics the guest (vm.sh's command
-# line), and the host keeps its console.
+# run_guest.sh's "kernel log clean").  A failing script is counted and the
+# soak goes on (its output is kept); a dirty kernel log ends it, and an
+# oops or a lockup panics the guest (vm.sh's command line), whose console
+# the host keeps.  Any failure makes the verdict "not ok".
 #
 #   SOAK_N=N          rounds at most (default 30)
 #   SOAK_MINUTES=M    minutes at most (default: none)
@@ -49,7 +50,7 @@ verdict=ok
 why=
 round=0
 t_start=$(date +%s)
-while ((round < SOAK_N)) && [[ $verdict == ok ]]; do
+while ((round < SOAK_N)); do
 	((deadline && $(date +%s) >= deadline)) && break
 	if ((budget_end && $(date +%s) + slowest_round > budget_end)); then
 		echo "# soak: no time for another round within the budget"
@@ -70,21 +71,24 @@ while ((round < SOAK_N)) && [[ $verdict == ok ]]; do
 		((t > ${slowest[$s]:-0})) && slowest[$s]=$t
 		bad=$(dmesg | grep -E "$BAD")
 		# exit 4: skipped (a missing tool); any "not ok" or other exit fails
+		failed=
 		if [[ $rc != 0 && $rc != 4 ]] || grep -q '^not ok' "$OUT/$name.log"; then
-			fails[$s]=$((${fails[$s]:-0} + 1))
-			verdict="not ok"
-			why="$s failed in round $round (exit $rc)"
+			failed="failed (exit $rc)"
+			cp "$OUT/$name.log" "$OUT/$name.round$round.log"
 		elif [[ -n $bad ]]; then
+			failed="left a dirty kernel log"
+		fi
+		echo "# soak round $round $s: rc $rc, $t s${failed:+, $failed}"
+		if [[ -n $failed ]]; then
 			fails[$s]=$((${fails[$s]:-0} + 1))
 			verdict="not ok"
-			why="$s left a dirty kernel log in round $round"
-		fi
-		echo "# soak round $round $s: rc $rc, $t s${bad:+, kernel log dirty}"
-		if [[ $verdict != ok ]]; then
-			dmesg > "$OUT/dmesg.log"
+			why="${why:+$why; }$s $failed in round $round"
 			grep -E '^not ok|FAILED' "$OUT/$name.log" | sed 's/^/# /'
+		fi
+		if [[ -n $bad ]]; then
+			dmesg > "$OUT/dmesg.log"
 			echo "$bad" | head -40 | sed 's/^/# dmesg: /'
-			break
+			break 2
 		fi
 	done
 	(($(date +%s) - r0 > slowest_round)) && slowest_round=$(($(date +%s) - r0))
