@@ -19,8 +19,13 @@ source "$(dirname "$0")/../lib.sh"
 require_cmd jq ahctl ethtool
 
 # cycles of each kind: enough for the receive path to meet the release
-# many times (a few hundred ms each under TCG; make soak runs 20)
-CHURN_N=${CHURN_N:-6}
+# many times (a few hundred ms each under TCG; make soak runs 20, the
+# debug lane, several times slower, 3)
+if [[ ${AH_DEBUG_LANE:-0} == 1 ]]; then
+	CHURN_N=${CHURN_N:-3}
+else
+	CHURN_N=${CHURN_N:-6}
+fi
 
 setup() {
 	hub_setup 3 && mf_line && dsr_setup
