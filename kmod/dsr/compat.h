@@ -38,4 +38,18 @@
 #define dsr_set_netns_local(dev) ((dev)->features |= NETIF_F_NETNS_LOCAL)
 #endif
 
+/*
+ * A generic netlink multicast group that only CAP_NET_ADMIN (in the user
+ * namespace owning the socket's network namespace) may join: the group
+ * flag came with 6.7 and was backported to the 6.1 and 6.6 stable series
+ * (Debian's 6.1.0-56 has it).  Before it a family had no say over who
+ * joins (6.1's struct genl_family has no bind callback): rather than send
+ * routing events to anyone, do not build there.
+ */
+#ifdef GENL_MCAST_CAP_NET_ADMIN
+#define DSR_MCGRP_ADMIN_ONLY GENL_MCAST_CAP_NET_ADMIN
+#else
+#error "dsr needs GENL_MCAST_CAP_NET_ADMIN (6.7, or a 6.1/6.6 stable kernel that has it)"
+#endif
+
 #endif /* _DSR_COMPAT_H */

@@ -3,7 +3,9 @@
  * Generic netlink family "dsr".  Every request names a dsr device; changes
  * run under RTNL (taken in pre_doit with the lookup, as batman-adv does),
  * need CAP_NET_ADMIN and are announced on the "config" group; routing
- * events go to the "events" group.  Dumps copy out under the device lock.
+ * events go to the "events" group, which only CAP_NET_ADMIN may join.
+ * Every command is strictly validated; the policy holds each parameter's
+ * range.  Dumps copy out under the device lock, resuming from a cursor.
  */
 #include <linux/rtnetlink.h>
 #include <net/genetlink.h>
@@ -26,10 +28,142 @@ static const struct nla_policy dsr_dev_policy[DSR_A_MAX + 1] = {
 	DSR_DEV_POLICY,
 };
 
+/*
+ * The range of every parameter, as dsr_param_defs (params.c) has it: the
+ * policy refuses a value outside it before the request runs, with -ERANGE
+ * and an extack that points at the attribute, says "integer out of range"
+ * and carries the range.  NLA_POLICY_RANGE() and NLA_POLICY_MAX() hold s16
+ * bounds; wider ranges need a struct netlink_range_validation (not const:
+ * 6.1's policy points to a mutable one).  dsr_params_policy_check()
+ * compares the two when the module loads.
+ */
+#define DSR_P_RANGE(name, lo, hi) \
+	[DSR_A_P_##name] = NLA_POLICY_RANGE(NLA_U32, lo, hi)
+#define DSR_P_MAX(name, hi) \
+	[DSR_A_P_##name] = NLA_POLICY_MAX(NLA_U32, hi)
+#define DSR_P_WIDE(name, range) \
+	[DSR_A_P_##name] = NLA_POLICY_FULL_RANGE(NLA_U32, &(range))
+
+static struct netlink_range_validation dsr_range_rc_timeout __ro_after_init = {
+	.min = 100, .max = 86400000,
+};
+
+static struct netlink_range_validation dsr_range_10ms_10min __ro_after_init = {
+	.min = 10, .max = 600000,
+};
+
+static struct netlink_range_validation dsr_range_0_10min __ro_after_init = {
+	.min = 0, .max = 600000,
+};
+
+static struct netlink_range_validation dsr_range_sendbuf_bytes __ro_after_init = {
+	.min = 1500, .max = 16777216,
+};
+
+static struct netlink_range_validation dsr_range_0_1min __ro_after_init = {
+	.min = 0, .max = 60000,
+};
+
+static struct netlink_range_validation dsr_range_1ms_1min __ro_after_init = {
+	.min = 1, .max = 60000,
+};
+
+static struct netlink_range_validation dsr_range_queue_thresh __ro_after_init = {
+	.min = 0, .max = 100000,
+};
+
 static const struct nla_policy dsr_params_policy[DSR_A_MAX + 1] = {
 	DSR_DEV_POLICY,
-	[DSR_A_P_FIRST ... DSR_A_P_LAST] = { .type = NLA_U32 },
+	DSR_P_RANGE(DISCOVERY_HOP_LIMIT, 1, 255),
+	DSR_P_MAX(BROADCAST_JITTER_MS, 1000),
+	DSR_P_WIDE(ROUTE_CACHE_TIMEOUT_MS, dsr_range_rc_timeout),
+	DSR_P_WIDE(SEND_BUFFER_TIMEOUT_MS, dsr_range_10ms_10min),
+	DSR_P_RANGE(SEND_BUFFER_PACKETS, 1, 4096),
+	DSR_P_WIDE(SEND_BUFFER_BYTES, dsr_range_sendbuf_bytes),
+	DSR_P_RANGE(REQUEST_TABLE_SIZE, 1, 1024),
+	DSR_P_RANGE(REQUEST_TABLE_IDS, 1, DSR_RREQ_IDS_MAX),
+	DSR_P_MAX(MAX_REQUEST_REXMT, 64),
+	DSR_P_WIDE(MAX_REQUEST_PERIOD_MS, dsr_range_10ms_10min),
+	DSR_P_WIDE(REQUEST_PERIOD_MS, dsr_range_10ms_10min),
+	DSR_P_MAX(NONPROP_REQUEST_TIMEOUT_MS, 10000),
+	DSR_P_RANGE(REXMT_BUFFER_SIZE, 1, 4096),
+	DSR_P_MAX(MAINT_HOLDOFF_MS, 10000),
+	DSR_P_MAX(MAX_MAINT_REXMT, 16),
+	DSR_P_MAX(TRY_PASSIVE_ACKS, 16),
+	DSR_P_RANGE(PASSIVE_ACK_TIMEOUT_MS, 1, 10000),
+	DSR_P_RANGE(ACK_TIMEOUT_MS, 1, 10000),
+	DSR_P_WIDE(GRAT_REPLY_HOLDOFF_MS, dsr_range_0_1min),
+	DSR_P_MAX(MAX_SALVAGE_COUNT, 15),
+	DSR_P_WIDE(LINK_HOLDDOWN_MS, dsr_range_0_10min),
+	DSR_P_RANGE(ROUTE_CACHE_SIZE, 1, 4096),
+	DSR_P_MAX(GATEWAY, 1),
+	[DSR_A_P_SUBNET] = { .type = NLA_U32 },
+	DSR_P_MAX(SUBNET_PREFIX, 32),
+	DSR_P_RANGE(TIMER_MS, 1, 1000),
+	DSR_P_MAX(ADAPTIVE_RTO, 1),
+	DSR_P_WIDE(RTO_MIN_MS, dsr_range_1ms_1min),
+	DSR_P_WIDE(RTO_MAX_MS, dsr_range_1ms_1min),
+	DSR_P_MAX(QUEUE_HEURISTIC, 1),
+	DSR_P_WIDE(QUEUE_THRESH, dsr_range_queue_thresh),
+	DSR_P_MAX(QUEUE_INCR_MS, 10000),
+	DSR_P_MAX(SLAVE_QDISC, 1),
+	DSR_P_MAX(HOLD_QUEUED, 1),
+	DSR_P_MAX(CONGESTION_DROP, 1),
 };
+
+/* The bounds of a u32 attribute's policy; false for a kind not used here. */
+static bool dsr_policy_range(const struct nla_policy *pt, u64 *lo, u64 *hi)
+{
+	*lo = 0;
+	*hi = U32_MAX;
+	switch (pt->validation_type) {
+	case NLA_VALIDATE_NONE:
+		return true;
+	case NLA_VALIDATE_RANGE:
+		*lo = pt->min;
+		*hi = pt->max;
+		return pt->min >= 0 && pt->max >= 0;
+	case NLA_VALIDATE_MIN:
+		*lo = pt->min;
+		return pt->min >= 0;
+	case NLA_VALIDATE_MAX:
+		*hi = pt->max;
+		return pt->max >= 0;
+	case NLA_VALIDATE_RANGE_PTR:
+		*lo = pt->range->min;
+		*hi = pt->range->max;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * The policy must take exactly the values dsr_param_check() takes: each
+ * bound inside, the value past it outside.
+ */
+static int dsr_params_policy_check(void)
+{
+	int a;
+
+	for (a = DSR_A_P_FIRST; a <= DSR_A_P_LAST; a++) {
+		const struct nla_policy *pt = &dsr_params_policy[a];
+		u64 lo, hi;
+
+		if (pt->type == NLA_U32 && dsr_policy_range(pt, &lo, &hi) &&
+		    lo <= hi && hi <= U32_MAX &&
+		    dsr_param_check(a, lo) == DSR_PARAM_OK &&
+		    dsr_param_check(a, hi) == DSR_PARAM_OK &&
+		    (!lo || dsr_param_check(a, lo - 1) == DSR_PARAM_BELOW) &&
+		    (hi == U32_MAX ||
+		     dsr_param_check(a, hi + 1) == DSR_PARAM_ABOVE))
+			continue;
+		pr_err("dsr: attribute %d: the netlink policy and dsr_param_defs disagree\n",
+		       a);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 static const struct nla_policy dsr_route_policy[DSR_A_MAX + 1] = {
 	DSR_DEV_POLICY,
@@ -184,21 +318,9 @@ static int dsr_cmd_set_params(struct sk_buff *skb, struct genl_info *info)
 	for (a = DSR_A_P_FIRST; a <= DSR_A_P_LAST; a++) {
 		struct nlattr *attr = info->attrs[a];
 
-		if (!attr)
-			continue;
-		switch (dsr_param_check(a, nla_get_u32(attr))) {
-		case DSR_PARAM_BELOW:
-			NL_SET_ERR_MSG_ATTR(info->extack, attr,
-					    "value below the parameter's minimum");
-			return -ERANGE;
-		case DSR_PARAM_ABOVE:
-			NL_SET_ERR_MSG_ATTR(info->extack, attr,
-					    "value above the parameter's maximum");
-			return -ERANGE;
-		case DSR_PARAM_OK:
-			break;
-		}
-		np[a - DSR_A_P_FIRST] = nla_get_u32(attr);
+		/* in its range: the policy saw to that */
+		if (attr)
+			np[a - DSR_A_P_FIRST] = nla_get_u32(attr);
 	}
 	if (np[DSR_A_P_RTO_MIN_MS - DSR_A_P_FIRST] >
 	    np[DSR_A_P_RTO_MAX_MS - DSR_A_P_FIRST]) {
@@ -313,48 +435,101 @@ static int dsr_cmd_flush(struct sk_buff *skb, struct genl_info *info)
 /* ---- dumps ---------------------------------------------------------------------- */
 
 /*
- * One row per message.  fill() puts the attributes of row idx, or returns
- * -ENOENT past the end.  cb->args[0] is the next row.
+ * One row per message.  A dump walks one or more tables (its parts, in
+ * order) and resumes where its last call stopped: cb->args[] hold the
+ * cursor, the part and the position in it (the slot of an array, the
+ * place in a list), so that rows are never rescanned from the first: an
+ * array of n slots costs O(n) over the whole dump; a list, the walk to
+ * the position once per call (lists are short: neighbours, discoveries,
+ * the bounded buffers).  Each call holds RTNL and the device lock; it
+ * ends when the skb is full or, once it has put a row, after
+ * DSR_DUMP_BUDGET entries (a call that put nothing would end the dump).
+ * Rows come in table order, as they always did; what changes between two
+ * calls may or may not be seen, as with any netlink dump.
  */
-typedef int (*dsr_fill_t)(struct sk_buff *msg, struct dsr_priv *priv,
-			  long idx, u64 now);
+#define DSR_DUMP_BUDGET		256
+
+enum { DSR_CUR_PART, DSR_CUR_POS };
+
+struct dsr_dump {
+	struct sk_buff *skb;
+	struct netlink_callback *cb;
+	struct dsr_priv *priv;
+	u64 now;
+	unsigned int seen;	/* entries looked at in this call */
+	u8 cmd;
+};
+
+/*
+ * A part's walker: puts the rows from *pos on, advancing *pos past each
+ * row it put; 0 at the end of the part, -EMSGSIZE when the skb is full,
+ * -EAGAIN when the call's budget is spent.
+ */
+typedef int (*dsr_walk_t)(struct dsr_dump *d, long *pos);
+
+/* Whether the call stops before the next entry. */
+static bool dsr_dump_spent(struct dsr_dump *d)
+{
+	return d->seen++ >= DSR_DUMP_BUDGET && d->skb->len;
+}
+
+/* The header of one row's message, with the device; NULL if it is full. */
+static void *dsr_row_begin(struct dsr_dump *d)
+{
+	void *hdr = genlmsg_put(d->skb, NETLINK_CB(d->cb->skb).portid,
+				d->cb->nlh->nlmsg_seq, &dsr_genl_family,
+				NLM_F_MULTI, d->cmd);
+
+	if (hdr && dsr_put_dev(d->skb, d->priv)) {
+		genlmsg_cancel(d->skb, hdr);
+		return NULL;
+	}
+	return hdr;
+}
+
+/* The row's attributes went in (err 0) or it is taken out (-EMSGSIZE). */
+static int dsr_row_end(struct dsr_dump *d, void *hdr, int err)
+{
+	if (err) {
+		genlmsg_cancel(d->skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(d->skb, hdr);
+	return 0;
+}
 
 static int dsr_dump(struct sk_buff *skb, struct netlink_callback *cb,
-		    u8 cmd, dsr_fill_t fill)
+		    u8 cmd, const dsr_walk_t *walk, unsigned int nwalk)
 {
+	struct dsr_dump d = { .skb = skb, .cb = cb, .cmd = cmd };
+	long *part = &cb->args[DSR_CUR_PART];
 	struct net_device *dev;
-	struct dsr_priv *priv;
-	u64 now = dsr_now();
 	int err = 0;
 
+	if (*part >= nwalk)
+		return 0;
 	rtnl_lock();
 	dev = dsr_lookup(sock_net(skb->sk), dsr_dump_attrs(cb), cb->extack);
 	if (IS_ERR(dev)) {
 		rtnl_unlock();
 		return PTR_ERR(dev);
 	}
-	priv = netdev_priv(dev);
-	spin_lock_bh(&priv->lock);
-	while (!priv->dead) {
-		void *hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-					cb->nlh->nlmsg_seq, &dsr_genl_family,
-					NLM_F_MULTI, cmd);
-
-		if (!hdr)
+	d.priv = netdev_priv(dev);
+	d.now = dsr_now();
+	spin_lock_bh(&d.priv->lock);
+	if (d.priv->dead)
+		*part = nwalk;
+	while (*part < nwalk) {
+		err = walk[*part](&d, &cb->args[DSR_CUR_POS]);
+		if (err)
 			break;
-		err = dsr_put_dev(skb, priv);
-		if (!err)
-			err = fill(skb, priv, cb->args[0], now);
-		if (err) {
-			genlmsg_cancel(skb, hdr);
-			break;
-		}
-		genlmsg_end(skb, hdr);
-		cb->args[0]++;
+		(*part)++;
+		cb->args[DSR_CUR_POS] = 0;
 	}
-	spin_unlock_bh(&priv->lock);
+	spin_unlock_bh(&d.priv->lock);
 	rtnl_unlock();
-	if (err && err != -ENOENT && !skb->len)
+	/* a row larger than a whole message */
+	if (err == -EMSGSIZE && !skb->len)
 		return err;
 	return skb->len;
 }
@@ -369,25 +544,9 @@ static u32 dsr_ms_until(u64 now, u64 then)
 	return then > now ? (u32)min_t(u64, then - now, U32_MAX) : 0;
 }
 
-static int dsr_fill_route(struct sk_buff *msg, struct dsr_priv *priv,
-			  long idx, u64 now)
+static int dsr_nl_path(struct sk_buff *msg, const struct dsr_path *p,
+		       u64 now)
 {
-	const struct dsr_path *p = NULL;
-	long i, k = 0;
-
-	for (i = 0; i < priv->rc.cap; i++) {
-		const struct dsr_path *x = &priv->rc.paths[i];
-
-		if (!x->len || (!(x->flags & DSR_PATH_STATIC) &&
-				x->expires <= now))
-			continue;
-		if (k++ == idx) {
-			p = x;
-			break;
-		}
-	}
-	if (!p)
-		return -ENOENT;
 	if (nla_put_in_addr(msg, DSR_A_DST, p->hop[p->len - 1]) ||
 	    nla_put(msg, DSR_A_HOPS, 4 * p->len, p->hop) ||
 	    nla_put_u32(msg, DSR_A_HOPCOUNT, p->len) ||
@@ -402,126 +561,232 @@ static int dsr_fill_route(struct sk_buff *msg, struct dsr_priv *priv,
 	return 0;
 }
 
-static int dsr_fill_neigh(struct sk_buff *msg, struct dsr_priv *priv,
-			  long idx, u64 now)
+/* the route cache: *pos is the slot */
+static int dsr_walk_route(struct dsr_dump *d, long *pos)
 {
-	struct dsr_neigh *n;
-	long k = 0;
+	const struct dsr_rcache *rc = &d->priv->rc;
+	void *hdr;
 
-	list_for_each_entry(n, &priv->neighs, list) {
-		if (k++ != idx)
+	for (; *pos < rc->cap; (*pos)++) {
+		const struct dsr_path *p = &rc->paths[*pos];
+
+		if (dsr_dump_spent(d))
+			return -EAGAIN;
+		if (!p->len || (!(p->flags & DSR_PATH_STATIC) &&
+				p->expires <= d->now))
 			continue;
-		if (nla_put_in_addr(msg, DSR_A_ADDR, n->addr) ||
-		    nla_put(msg, DSR_A_MAC, ETH_ALEN, n->mac) ||
-		    nla_put_u32(msg, DSR_A_SLAVE, n->slave->dev->ifindex) ||
-		    nla_put_u32(msg, DSR_A_RTO_MS, n->rto_ms) ||
-		    nla_put_u32(msg, DSR_A_SRTT_US, n->rtt.srtt) ||
-		    nla_put_u32(msg, DSR_A_RTTVAR_US, n->rtt.rttvar) ||
-		    nla_put_u32(msg, DSR_A_RTT_SAMPLES, n->rtt.samples) ||
-		    nla_put_u64_64bit(msg, DSR_A_TX, n->tx, DSR_A_PAD) ||
-		    nla_put_u64_64bit(msg, DSR_A_RETX, n->retx, DSR_A_PAD) ||
-		    nla_put_u64_64bit(msg, DSR_A_ACKED, n->acked, DSR_A_PAD) ||
-		    nla_put_u32(msg, DSR_A_AGE_MS, dsr_ms_since(now, n->heard)))
+		hdr = dsr_row_begin(d);
+		if (!hdr || dsr_row_end(d, hdr, dsr_nl_path(d->skb, p, d->now)))
 			return -EMSGSIZE;
-		return 0;
 	}
-	return -ENOENT;
+	return 0;
 }
 
-static int dsr_fill_buffer(struct sk_buff *msg, struct dsr_priv *priv,
-			   long idx, u64 now)
+static int dsr_nl_neigh(struct sk_buff *msg, const struct dsr_neigh *n,
+			u64 now)
 {
-	struct dsr_maint *m;
+	if (nla_put_in_addr(msg, DSR_A_ADDR, n->addr) ||
+	    nla_put(msg, DSR_A_MAC, ETH_ALEN, n->mac) ||
+	    nla_put_u32(msg, DSR_A_SLAVE, n->slave->dev->ifindex) ||
+	    nla_put_u32(msg, DSR_A_RTO_MS, n->rto_ms) ||
+	    nla_put_u32(msg, DSR_A_SRTT_US, n->rtt.srtt) ||
+	    nla_put_u32(msg, DSR_A_RTTVAR_US, n->rtt.rttvar) ||
+	    nla_put_u32(msg, DSR_A_RTT_SAMPLES, n->rtt.samples) ||
+	    nla_put_u64_64bit(msg, DSR_A_TX, n->tx, DSR_A_PAD) ||
+	    nla_put_u64_64bit(msg, DSR_A_RETX, n->retx, DSR_A_PAD) ||
+	    nla_put_u64_64bit(msg, DSR_A_ACKED, n->acked, DSR_A_PAD) ||
+	    nla_put_u32(msg, DSR_A_AGE_MS, dsr_ms_since(now, n->heard)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* the neighbours: *pos is the place in the list */
+static int dsr_walk_neigh(struct dsr_dump *d, long *pos)
+{
+	const struct dsr_neigh *n;
+	long k = 0;
+	void *hdr;
+
+	list_for_each_entry(n, &d->priv->neighs, list) {
+		if (k++ < *pos)
+			continue;
+		if (dsr_dump_spent(d))
+			return -EAGAIN;
+		hdr = dsr_row_begin(d);
+		if (!hdr || dsr_row_end(d, hdr, dsr_nl_neigh(d->skb, n, d->now)))
+			return -EMSGSIZE;
+		(*pos)++;
+	}
+	return 0;
+}
+
+static int dsr_nl_sendbuf(struct sk_buff *msg, const struct sk_buff *skb,
+			  u64 now)
+{
+	if (nla_put_u8(msg, DSR_A_BUFFER, DSR_BUFFER_SEND) ||
+	    nla_put_in_addr(msg, DSR_A_DST, ip_hdr(skb)->daddr) ||
+	    nla_put_u32(msg, DSR_A_LEN, skb->len) ||
+	    nla_put_u32(msg, DSR_A_AGE_MS,
+			dsr_ms_since(now, DSR_CB(skb)->time)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* the send buffer: *pos is the place in the queue */
+static int dsr_walk_sendbuf(struct dsr_dump *d, long *pos)
+{
 	struct sk_buff *skb;
 	long k = 0;
+	void *hdr;
 
-	skb_queue_walk(&priv->sendbuf, skb) {
-		if (k++ != idx)
+	skb_queue_walk(&d->priv->sendbuf, skb) {
+		if (k++ < *pos)
 			continue;
-		if (nla_put_u8(msg, DSR_A_BUFFER, DSR_BUFFER_SEND) ||
-		    nla_put_in_addr(msg, DSR_A_DST, ip_hdr(skb)->daddr) ||
-		    nla_put_u32(msg, DSR_A_LEN, skb->len) ||
-		    nla_put_u32(msg, DSR_A_AGE_MS,
-				dsr_ms_since(now, DSR_CB(skb)->time)))
+		if (dsr_dump_spent(d))
+			return -EAGAIN;
+		hdr = dsr_row_begin(d);
+		if (!hdr || dsr_row_end(d, hdr, dsr_nl_sendbuf(d->skb, skb, d->now)))
 			return -EMSGSIZE;
-		return 0;
+		(*pos)++;
 	}
-	list_for_each_entry(m, &priv->maint, list) {
-		if (k++ != idx)
-			continue;
-		if (nla_put_u8(msg, DSR_A_BUFFER, DSR_BUFFER_MAINT) ||
-		    nla_put_in_addr(msg, DSR_A_DST, m->daddr) ||
-		    nla_put_in_addr(msg, DSR_A_NEXTHOP, m->nexthop) ||
-		    nla_put_u32(msg, DSR_A_LEN, m->skb->len) ||
-		    nla_put_u32(msg, DSR_A_AGE_MS, dsr_ms_since(now, m->sent)) ||
-		    nla_put_u32(msg, DSR_A_TRIES, m->tries))
-			return -EMSGSIZE;
-		return 0;
-	}
-	return -ENOENT;
+	return 0;
 }
 
-static int dsr_fill_reqtable(struct sk_buff *msg, struct dsr_priv *priv,
-			     long idx, u64 now)
+static int dsr_nl_maint(struct sk_buff *msg, const struct dsr_maint *m,
+			u64 now)
 {
-	struct dsr_disc *d;
-	unsigned int i;
-	long k = 0;
-
-	for (i = 0; i < priv->rt.size; i++) {
-		const struct dsr_rreq_node *e = &priv->rt.node[i];
-
-		if (!e->initiator || k++ != idx)
-			continue;
-		if (nla_put_in_addr(msg, DSR_A_ADDR, e->initiator) ||
-		    nla_put_u32(msg, DSR_A_IDS, e->n) ||
-		    nla_put_u32(msg, DSR_A_AGE_MS, dsr_ms_since(now, e->heard)))
-			return -EMSGSIZE;
-		return 0;
-	}
-	list_for_each_entry(d, &priv->discs, list) {
-		if (k++ != idx)
-			continue;
-		if (nla_put_in_addr(msg, DSR_A_DST, d->target) ||
-		    nla_put_u32(msg, DSR_A_TRIES, d->tries) ||
-		    nla_put_u32(msg, DSR_A_AGE_MS, dsr_ms_since(now, d->started)))
-			return -EMSGSIZE;
-		return 0;
-	}
-	return -ENOENT;
+	if (nla_put_u8(msg, DSR_A_BUFFER, DSR_BUFFER_MAINT) ||
+	    nla_put_in_addr(msg, DSR_A_DST, m->daddr) ||
+	    nla_put_in_addr(msg, DSR_A_NEXTHOP, m->nexthop) ||
+	    nla_put_u32(msg, DSR_A_LEN, m->skb->len) ||
+	    nla_put_u32(msg, DSR_A_AGE_MS, dsr_ms_since(now, m->sent)) ||
+	    nla_put_u32(msg, DSR_A_TRIES, m->tries))
+		return -EMSGSIZE;
+	return 0;
 }
 
-static int dsr_fill_negcache(struct sk_buff *msg, struct dsr_priv *priv,
-			     long idx, u64 now)
+/* the maintenance buffer: *pos is the place in the list */
+static int dsr_walk_maint(struct dsr_dump *d, long *pos)
 {
-	unsigned int i;
+	const struct dsr_maint *m;
 	long k = 0;
+	void *hdr;
 
-	for (i = 0; i < DSR_NEG_MAX; i++) {
-		const struct dsr_neg_link *l = &priv->rc.neg[i];
-
-		if (l->until <= now || k++ != idx)
+	list_for_each_entry(m, &d->priv->maint, list) {
+		if (k++ < *pos)
 			continue;
-		if (nla_put_in_addr(msg, DSR_A_ADDR, l->from) ||
-		    nla_put_in_addr(msg, DSR_A_NEXTHOP, l->to) ||
-		    nla_put_u32(msg, DSR_A_EXPIRES_MS, dsr_ms_until(now, l->until)))
+		if (dsr_dump_spent(d))
+			return -EAGAIN;
+		hdr = dsr_row_begin(d);
+		if (!hdr || dsr_row_end(d, hdr, dsr_nl_maint(d->skb, m, d->now)))
 			return -EMSGSIZE;
-		return 0;
+		(*pos)++;
 	}
-	return -ENOENT;
+	return 0;
 }
 
-#define DSR_DUMP_FN(name, cmd)						\
+static int dsr_nl_rreq(struct sk_buff *msg, const struct dsr_rreq_node *e,
+		       u64 now)
+{
+	if (nla_put_in_addr(msg, DSR_A_ADDR, e->initiator) ||
+	    nla_put_u32(msg, DSR_A_IDS, e->n) ||
+	    nla_put_u32(msg, DSR_A_AGE_MS, dsr_ms_since(now, e->heard)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* the request table's initiators: *pos is the slot */
+static int dsr_walk_rreq(struct dsr_dump *d, long *pos)
+{
+	const struct dsr_rreq_table *rt = &d->priv->rt;
+	void *hdr;
+
+	for (; *pos < rt->size; (*pos)++) {
+		const struct dsr_rreq_node *e = &rt->node[*pos];
+
+		if (dsr_dump_spent(d))
+			return -EAGAIN;
+		if (!e->initiator)
+			continue;
+		hdr = dsr_row_begin(d);
+		if (!hdr || dsr_row_end(d, hdr, dsr_nl_rreq(d->skb, e, d->now)))
+			return -EMSGSIZE;
+	}
+	return 0;
+}
+
+static int dsr_nl_disc(struct sk_buff *msg, const struct dsr_disc *c,
+		       u64 now)
+{
+	if (nla_put_in_addr(msg, DSR_A_DST, c->target) ||
+	    nla_put_u32(msg, DSR_A_TRIES, c->tries) ||
+	    nla_put_u32(msg, DSR_A_AGE_MS, dsr_ms_since(now, c->started)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* the discoveries in progress: *pos is the place in the list */
+static int dsr_walk_disc(struct dsr_dump *d, long *pos)
+{
+	const struct dsr_disc *c;
+	long k = 0;
+	void *hdr;
+
+	list_for_each_entry(c, &d->priv->discs, list) {
+		if (k++ < *pos)
+			continue;
+		if (dsr_dump_spent(d))
+			return -EAGAIN;
+		hdr = dsr_row_begin(d);
+		if (!hdr || dsr_row_end(d, hdr, dsr_nl_disc(d->skb, c, d->now)))
+			return -EMSGSIZE;
+		(*pos)++;
+	}
+	return 0;
+}
+
+static int dsr_nl_neg(struct sk_buff *msg, const struct dsr_neg_link *l,
+		      u64 now)
+{
+	if (nla_put_in_addr(msg, DSR_A_ADDR, l->from) ||
+	    nla_put_in_addr(msg, DSR_A_NEXTHOP, l->to) ||
+	    nla_put_u32(msg, DSR_A_EXPIRES_MS, dsr_ms_until(now, l->until)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* the negative cache: *pos is the slot */
+static int dsr_walk_negcache(struct dsr_dump *d, long *pos)
+{
+	void *hdr;
+
+	for (; *pos < DSR_NEG_MAX; (*pos)++) {
+		const struct dsr_neg_link *l = &d->priv->rc.neg[*pos];
+
+		if (dsr_dump_spent(d))
+			return -EAGAIN;
+		if (l->until <= d->now)
+			continue;
+		hdr = dsr_row_begin(d);
+		if (!hdr || dsr_row_end(d, hdr, dsr_nl_neg(d->skb, l, d->now)))
+			return -EMSGSIZE;
+	}
+	return 0;
+}
+
+#define DSR_DUMP_FN(name, cmd, ...)					\
 static int dsr_dump_##name(struct sk_buff *skb, struct netlink_callback *cb) \
 {									\
-	return dsr_dump(skb, cb, cmd, dsr_fill_##name);			\
+	static const dsr_walk_t walk[] = { __VA_ARGS__ };		\
+									\
+	return dsr_dump(skb, cb, cmd, walk, ARRAY_SIZE(walk));		\
 }
 
-DSR_DUMP_FN(route, DSR_CMD_GET_ROUTE)
-DSR_DUMP_FN(neigh, DSR_CMD_GET_NEIGH)
-DSR_DUMP_FN(buffer, DSR_CMD_GET_BUFFER)
-DSR_DUMP_FN(reqtable, DSR_CMD_GET_REQTABLE)
-DSR_DUMP_FN(negcache, DSR_CMD_GET_NEGCACHE)
+DSR_DUMP_FN(route, DSR_CMD_GET_ROUTE, dsr_walk_route)
+DSR_DUMP_FN(neigh, DSR_CMD_GET_NEIGH, dsr_walk_neigh)
+DSR_DUMP_FN(buffer, DSR_CMD_GET_BUFFER, dsr_walk_sendbuf, dsr_walk_maint)
+DSR_DUMP_FN(reqtable, DSR_CMD_GET_REQTABLE, dsr_walk_rreq, dsr_walk_disc)
+DSR_DUMP_FN(negcache, DSR_CMD_GET_NEGCACHE, dsr_walk_negcache)
 
 /* ---- events ---------------------------------------------------------------------- */
 
@@ -589,9 +854,13 @@ static const struct genl_ops dsr_genl_ops[] = {
 	DSR_DUMP(DSR_CMD_GET_NEGCACHE, dsr_dump_negcache),
 };
 
+/* events tell who routes through whom: only CAP_NET_ADMIN may listen */
 static const struct genl_multicast_group dsr_mcgrps[] = {
 	[DSR_MCGRP_CONFIG_ID] = { .name = DSR_MCGRP_CONFIG },
-	[DSR_MCGRP_EVENTS_ID] = { .name = DSR_MCGRP_EVENTS },
+	[DSR_MCGRP_EVENTS_ID] = {
+		.name = DSR_MCGRP_EVENTS,
+		.flags = DSR_MCGRP_ADMIN_ONLY,
+	},
 };
 
 static struct genl_family dsr_genl_family __ro_after_init = {
@@ -604,13 +873,25 @@ static struct genl_family dsr_genl_family __ro_after_init = {
 	.module = THIS_MODULE,
 	.ops = dsr_genl_ops,
 	.n_ops = ARRAY_SIZE(dsr_genl_ops),
-	.resv_start_op = DSR_CMD_MAX + 1,
+	/*
+	 * Every command is validated as a new one: reserved header field
+	 * and unknown netlink flags refused, attributes parsed strictly
+	 * (unknown or unexpected ones refused).
+	 */
+	.resv_start_op = 0,
 	.mcgrps = dsr_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(dsr_mcgrps),
 };
 
 int dsr_genl_init(void)
 {
+	int err;
+
+	/* ahctl's limit on a route (uapi) is the kernel's */
+	BUILD_BUG_ON(DSR_MAX_ADDRS != DSR_MAX_PATH);
+	err = dsr_params_policy_check();
+	if (err)
+		return err;
 	return genl_register_family(&dsr_genl_family);
 }
 

@@ -12,6 +12,11 @@ struct dsr_param_def {
 #define DEF(name, d, lo, hi) \
 	[DSR_A_P_##name - DSR_A_P_FIRST] = { .dflt = d, .min = lo, .max = hi }
 
+/*
+ * The generic netlink policy (dsr_params_policy, netlink.c) holds the same
+ * ranges, and refuses a value outside them; the module does not load if
+ * the two disagree.
+ */
 static const struct dsr_param_def dsr_param_defs[DSR_NPARAMS] = {
 	DEF(DISCOVERY_HOP_LIMIT, 255, 1, 255),
 	DEF(BROADCAST_JITTER_MS, 10, 0, 1000),

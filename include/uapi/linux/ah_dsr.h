@@ -22,7 +22,8 @@
 #define DSR_MCGRP_EVENTS	"events"	/* routing events */
 
 #define DSR_IPPROTO		48	/* IANA, RFC 4728 */
-#define DSR_MAX_ADDRS		64	/* addresses in one option we accept */
+/* most addresses in a route (DSR_A_HOPS, DST last): the kernel's DSR_MAX_PATH */
+#define DSR_MAX_ADDRS		32
 
 enum dsr_cmd {
 	DSR_CMD_UNSPEC,
