@@ -338,6 +338,9 @@ static int dsr_init(struct net_device *dev)
 	if (dsr_rl_init(&priv->rl_init, DSR_RL_BUCKETS, DSR_RREQ_RATE_INIT,
 			DSR_RREQ_RATE_INIT, get_random_u32()))
 		goto err_rl;
+	if (dsr_rl_init(&priv->rl_icmp, DSR_RL_BUCKETS, DSR_ICMP_RATE_DEST,
+			DSR_ICMP_BURST_DEST, get_random_u32()))
+		goto err_rl_init;
 
 	priv->nfho.hook = dsr_nf_hook;
 	priv->nfho.pf = NFPROTO_IPV4;
@@ -346,10 +349,12 @@ static int dsr_init(struct net_device *dev)
 	priv->nfho.priv = priv;
 	err = nf_register_net_hook(dev_net(dev), &priv->nfho);
 	if (err)
-		goto err_rl_init;
+		goto err_rl_icmp;
 	ah_obj_created("dev", priv);
 	return 0;
 
+err_rl_icmp:
+	dsr_rl_destroy(&priv->rl_icmp);
 err_rl_init:
 	dsr_rl_destroy(&priv->rl_init);
 err_rl:
@@ -398,6 +403,7 @@ static void dsr_uninit(struct net_device *dev)
 	dsr_dup_destroy(&priv->dup);
 	dsr_rl_destroy(&priv->rl_neigh);
 	dsr_rl_destroy(&priv->rl_init);
+	dsr_rl_destroy(&priv->rl_icmp);
 	ah_obj_destroyed("dev", priv);
 }
 

@@ -53,6 +53,11 @@
 #define DSR_RREQ_RATE_INIT	20
 #define DSR_RREQ_RATE_ALL	200
 #define DSR_RL_BUCKETS		256
+/* ICMP errors a second, and at once: per destination, and in all */
+#define DSR_ICMP_RATE_DEST	1
+#define DSR_ICMP_BURST_DEST	6
+#define DSR_ICMP_RATE_ALL	1000
+#define DSR_ICMP_BURST_ALL	50
 
 enum dsr_stat {
 	DSR_S_RREQ_SENT,
@@ -113,6 +118,8 @@ enum dsr_stat {
 	DSR_S_TIMER_NS,
 	DSR_S_UNKNOWN_OPT,
 	DSR_S_MALFORMED_IP,
+	DSR_S_ICMP_SENT,
+	DSR_S_ICMP_RATE_LIMITED,
 	/* one per enum dsr_bad, in its order (DSR_OK excluded) */
 	DSR_S_BAD_FIRST,
 	DSR_S_BAD_LAST = DSR_S_BAD_FIRST + __DSR_BAD_MAX - 2,
@@ -212,6 +219,8 @@ struct dsr_priv {
 	struct dsr_dup_cache dup;
 	struct dsr_rl rl_neigh, rl_init;	/* Route Requests admitted */
 	struct dsr_rl_bucket rl_all;
+	struct dsr_rl rl_icmp;			/* ICMP errors sent */
+	struct dsr_rl_bucket rl_icmp_all;
 	struct list_head neighs;
 	unsigned int n_neighs;
 	struct sk_buff_head sendbuf;
@@ -335,6 +344,11 @@ void dsr_link_failed(struct dsr_priv *priv, __be32 nexthop,
 		     struct sk_buff_head *out);
 int dsr_set_areq(struct sk_buff *skb, const struct dsr_parsed *parsed,
 		 bool want, u16 id);
+
+/* icmp.c */
+void dsr_icmp_send(struct dsr_priv *priv, const struct sk_buff *skb,
+		   const struct dsr_parsed *p, u8 type, u8 code, __be32 info,
+		   struct sk_buff_head *out);
 
 /* rx.c */
 unsigned int dsr_nf_hook(void *hpriv, struct sk_buff *skb,

@@ -123,6 +123,7 @@ enum dsr_bad dsr_parse(const u8 *hdr, size_t avail, struct dsr_parsed *p)
 			off++;
 			continue;
 		}
+		p->bad_off = (u16)off;
 		if (off + 2 > end)
 			return DSR_BAD_OPT_LEN;
 		len = hdr[off + 1];
@@ -135,6 +136,7 @@ enum dsr_bad dsr_parse(const u8 *hdr, size_t avail, struct dsr_parsed *p)
 			return bad;
 		off += 2 + len;
 	}
+	p->bad_off = 0;
 	return DSR_OK;
 }
 

@@ -83,6 +83,7 @@ struct dsr_parsed {
 	u8 n_ignored;		/* unknown options of the ignore class */
 	u8 report_type;		/* first unknown type with 0x80 set, or 0 */
 	bool report;
+	u16 bad_off;		/* failed: offset of the option at fault */
 };
 
 enum dsr_bad dsr_parse(const u8 *hdr, size_t avail, struct dsr_parsed *p);

@@ -8,6 +8,7 @@
  * teach us (neighbours, routes, passive acknowledgments).
  */
 #include <linux/etherdevice.h>
+#include <linux/icmp.h>
 #include <linux/inetdevice.h>
 #include <linux/ip.h>
 #include <net/ip.h>
@@ -364,11 +365,23 @@ static enum dsr_rx dsr_deliver_once(struct dsr_rx_ctx *c)
 
 /* ---- forwarding along the source route (8.1.5) ---------------------------- */
 
+/* The MTU of the slave that reaches next (dsr_frame()'s choice). */
+static unsigned int dsr_next_mtu(struct dsr_priv *priv, __be32 next)
+{
+	struct dsr_neigh *n = dsr_neigh_find(priv, next);
+	struct dsr_slave *s = n ? n->slave : NULL;
+
+	if (!s)
+		s = list_first_entry_or_null(&priv->slaves, struct dsr_slave,
+					     list);
+	return s ? s->dev->mtu : 0;
+}
+
 static enum dsr_rx dsr_forward(struct dsr_rx_ctx *c)
 {
 	struct dsr_priv *priv = c->priv;
 	struct sk_buff *skb = c->skb;
-	unsigned int ihl = ip_hdrlen(skb);
+	unsigned int ihl = ip_hdrlen(skb), mtu, grow;
 	bool track, explicit;
 	struct iphdr *iph;
 	__be32 next;
@@ -382,6 +395,8 @@ static enum dsr_rx dsr_forward(struct dsr_rx_ctx *c)
 	}
 	if (ip_hdr(skb)->ttl <= 1) {
 		dsr_stat(priv, DSR_S_FWD_TTL_EXCEEDED);
+		dsr_icmp_send(priv, skb, c->p, ICMP_TIME_EXCEEDED, ICMP_EXC_TTL,
+			      0, c->out);
 		return DSR_RX_DROP;
 	}
 	if (dsr_rx_dup(c, DSR_DUP_FORWARD)) {
@@ -400,6 +415,19 @@ static enum dsr_rx dsr_forward(struct dsr_rx_ctx *c)
 	next = dsr_node(c, c->n - segs + 1);
 
 	explicit = dsr_maint_want_ack(priv, next, segs == 0, &track);
+	/* (with the Acknowledgment Request it may have to grow by) */
+	grow = explicit && !c->p->areq ? DSR_AREQ_SIZE : 0;
+	mtu = dsr_next_mtu(priv, next);
+	if (mtu && skb->len + grow > mtu) {
+		/* RFC 1191: what the source's packet must shrink to */
+		if (ip_hdr(skb)->frag_off & htons(IP_DF) &&
+		    mtu >= c->p->len + grow + IPV4_MIN_MTU)
+			dsr_icmp_send(priv, skb, c->p, ICMP_DEST_UNREACH,
+				      ICMP_FRAG_NEEDED,
+				      htonl(mtu - c->p->len - grow), c->out);
+		dsr_stat(priv, DSR_S_TX_TOO_BIG);
+		return DSR_RX_DROP;
+	}
 	if (explicit)
 		id = ++priv->ack_id;
 	if (dsr_set_areq(skb, c->p, explicit, id)) {
@@ -603,6 +631,22 @@ static void dsr_deliver(struct dsr_priv *priv, struct sk_buff *skb,
 	netif_rx(skb);
 }
 
+/* An ICMP Parameter Problem for skb (received on s), pointer ptr. */
+static void dsr_param_problem(struct dsr_priv *priv, struct dsr_slave *s,
+			      struct sk_buff *skb, unsigned int ptr)
+{
+	struct sk_buff_head out;
+
+	__skb_queue_head_init(&out);
+	spin_lock(&priv->lock);
+	if (!priv->dead && !s->gone)
+		dsr_icmp_send(priv, skb, NULL, ICMP_PARAMETERPROB, 0,
+			      htonl(ptr << 24), &out);
+	dsr_out_commit(priv, &out);
+	spin_unlock(&priv->lock);
+	dsr_out_flush(priv);
+}
+
 /*
  * skb: an IPv4 packet of protocol 48, data at its IP header, its first
  * tot_len bytes (the IP packet) linear.  An overheard skb is shared with
@@ -629,6 +673,9 @@ static void dsr_rcv(struct dsr_priv *priv, struct dsr_slave *s,
 	bad = dsr_parse(skb->data + ihl, tot_len - ihl, &p);
 	if (bad != DSR_OK) {
 		dsr_bad(priv, bad);
+		/* RFC 4728 8.1.4: pointing at the Segments Left field */
+		if (bad == DSR_BAD_SEGS_LEFT && !overheard)
+			dsr_param_problem(priv, s, skb, ihl + p.bad_off + 3);
 		kfree_skb(skb);
 		return;
 	}
