@@ -6,8 +6,9 @@
  * Fragmentation Needed for a DF packet that no longer fits the next hop
  * (so that path-MTU discovery works through dsr0, RFC 1191).
  *
- * An error goes to the packet's source as any packet we originate: over
- * DSR, with a source route from the cache or after a discovery.  It quotes
+ * An error goes to the packet's source as any packet we originate, over
+ * DSR, with a source route from the cache; without one it is not sent
+ * (icmp_no_route), never after a Route Discovery.  It quotes
  * the packet as its source sent it, without the DSR header that the source
  * added (its own stack must find the socket in the quote), except for a
  * Parameter Problem, whose pointer is into the header as received.  Rate
@@ -63,9 +64,11 @@ void dsr_icmp_send(struct dsr_priv *priv, const struct sk_buff *skb,
 	const struct iphdr *in = ip_hdr(skb);
 	unsigned int ihl = in->ihl * 4, tot = ntohs(in->tot_len), skip, qlen;
 	unsigned int hroom = LL_MAX_HEADER + DSR_MTU_RESERVE;
+	__be32 hops[DSR_MAX_PATH];
 	struct iphdr *iph, *q;
 	struct icmphdr *icmph;
 	struct sk_buff *nskb;
+	unsigned int n;
 	u8 proto = p ? p->next_header : in->protocol;
 
 	skip = p ? p->len : 0;
@@ -114,6 +117,15 @@ void dsr_icmp_send(struct dsr_priv *priv, const struct sk_buff *skb,
 	iph->daddr = in->saddr;
 	ip_send_check(iph);
 	nskb->protocol = htons(ETH_P_IP);
+	/* never a Route Discovery for an error: a forged source would
+	 * make each one a flood of requests
+	 */
+	n = dsr_rc_lookup(&priv->rc, in->saddr, hops, dsr_now());
+	if (!n) {
+		dsr_stat(priv, DSR_S_ICMP_NO_ROUTE);
+		kfree_skb(nskb);
+		return;
+	}
 	dsr_stat(priv, DSR_S_ICMP_SENT);
-	dsr_route_or_queue(priv, nskb, out);
+	dsr_send_cached(priv, nskb, hops, n, out);
 }
