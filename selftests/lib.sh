@@ -451,6 +451,17 @@ mf_line() {
 	return 0
 }
 
+# mf_links NODE NEIGHBOUR...: NODE hears only these nodes (macfilter allow
+# list on its medium interface)
+mf_links() {
+	local n=$1 m
+	shift
+	mf "$n" attach dev "$(node_if)" mode allow || return 1
+	for m in "$@"; do
+		mf "$n" add dev "$(node_if)" "$(node_mac "$m")" || return 1
+	done
+}
+
 # mf_cut A B: A and B no longer hear each other (allow-mode lists)
 mf_cut() {
 	mf "$1" del dev "$(node_if)" "$(node_mac "$2")" &&

@@ -18,18 +18,9 @@ require_cmd jq ahctl ethtool
 FLOOD_N=${FLOOD_N:-30000}
 RATE_NEIGH=50		# DSR_RREQ_RATE_NEIGH, a second and at once
 
-links() {	# NODE NEIGHBOUR...
-	local n=$1 m
-	shift
-	mf "$n" attach dev eth0 mode allow || return 1
-	for m in "$@"; do
-		mf "$n" add dev eth0 "$(node_mac "$m")" || return 1
-	done
-}
-
 setup() {
 	hub_setup 4 && load_module macfilter &&
-		links 1 2 && links 2 1 3 4 && links 3 2 && dsr_setup 1 2 3
+		mf_links 1 2 && mf_links 2 1 3 4 && mf_links 3 2 && dsr_setup 1 2 3
 }
 
 # admitted NODE: Route Requests NODE took further than validation

@@ -17,18 +17,9 @@ require_cmd jq ahctl ethtool traceroute iperf3 nstat ss
 
 CRAFT="$AH_ROOT/selftests/lib/dsrcraft.py"
 
-links() {	# NODE NEIGHBOUR...
-	local n=$1 m
-	shift
-	mf "$n" attach dev eth0 mode allow || return 1
-	for m in "$@"; do
-		mf "$n" add dev eth0 "$(node_mac "$m")" || return 1
-	done
-}
-
 setup() {
 	hub_setup 4 && load_module macfilter &&
-		links 1 2 && links 2 1 && links 3 4 && links 4 3 || return 1
+		mf_links 1 2 && mf_links 2 1 && mf_links 3 4 && mf_links 4 3 || return 1
 	ip -n "$(ns 2)" link add eth1 mtu 1200 type veth peer name eth1 \
 		mtu 1200 netns "$(ns 3)" || return 1
 	dsr_setup || return 1

@@ -16,18 +16,9 @@ source "$(dirname "$0")/../lib.sh"
 
 require_cmd jq ahctl ethtool
 
-links() {	# NODE NEIGHBOUR...
-	local n=$1 m
-	shift
-	mf "$n" attach dev eth0 mode allow || return 1
-	for m in "$@"; do
-		mf "$n" add dev eth0 "$(node_mac "$m")" || return 1
-	done
-}
-
 diamond() {
 	hub_setup 4 && load_module macfilter &&
-	links 1 2 3 && links 2 1 4 && links 3 1 4 && links 4 2 3 &&
+	mf_links 1 2 3 && mf_links 2 1 4 && mf_links 3 1 4 && mf_links 4 2 3 &&
 	dsr_setup
 }
 

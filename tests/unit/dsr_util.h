@@ -42,4 +42,23 @@ static inline void hexdump(const char *what, const u8 *b, size_t len)
 	}
 }
 
+/*
+ * TABLE_TEST(name, type, var, destroy) { body }: a test case whose body
+ * gets var, a pointer to a zeroed type, which destroy() frees after the
+ * body returns, also when a CHECK failed.
+ */
+#define TABLE_TEST(name, type, var, destroy)				\
+	static bool name##_body(type *var);				\
+	static bool name(void)						\
+	{								\
+		type table_;						\
+		bool ok;						\
+									\
+		memset(&table_, 0, sizeof(table_));			\
+		ok = name##_body(&table_);				\
+		destroy(&table_);					\
+		return ok;						\
+	}								\
+	static bool name##_body(type *var)
+
 #endif /* AH_DSR_UTIL_H */

@@ -15,19 +15,7 @@
 #define LIFE	1000
 
 /* every test frees its cache even when it fails */
-#define TEST(name)							\
-	static bool name##_body(struct dsr_dup_cache *c);		\
-	static bool name(void)						\
-	{								\
-		struct dsr_dup_cache c;					\
-		bool ok;						\
-									\
-		memset(&c, 0, sizeof(c));				\
-		ok = name##_body(&c);					\
-		dsr_dup_destroy(&c);					\
-		return ok;						\
-	}								\
-	static bool name##_body(struct dsr_dup_cache *c)
+#define TEST(name)	TABLE_TEST(name, struct dsr_dup_cache, c, dsr_dup_destroy)
 
 /* packet i of a flow from node 1 to node 3 */
 static struct dsr_dup_key key(unsigned int i, enum dsr_dup_kind kind)

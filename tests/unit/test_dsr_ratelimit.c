@@ -12,19 +12,7 @@
 #include "ratelimit.h"
 
 /* every test frees its table even when it fails */
-#define TEST(name)							\
-	static bool name##_body(struct dsr_rl *rl);			\
-	static bool name(void)						\
-	{								\
-		struct dsr_rl rl;					\
-		bool ok;						\
-									\
-		memset(&rl, 0, sizeof(rl));				\
-		ok = name##_body(&rl);					\
-		dsr_rl_destroy(&rl);					\
-		return ok;						\
-	}								\
-	static bool name##_body(struct dsr_rl *rl)
+#define TEST(name)	TABLE_TEST(name, struct dsr_rl, rl, dsr_rl_destroy)
 
 static unsigned int allowed(struct dsr_rl *rl, __be32 key, unsigned int n,
 			    u64 now)

@@ -90,19 +90,7 @@ static bool route_is(struct dsr_rcache *rc, __be32 dst, u64 now,
 	dsr_rc_add(rc, R(__VA_ARGS__), flags, now)
 
 /* every test frees its cache even when it fails */
-#define TEST(name)							\
-	static bool name##_body(struct dsr_rcache *rc);			\
-	static bool name(void)						\
-	{								\
-		struct dsr_rcache rc;					\
-		bool ok;						\
-									\
-		memset(&rc, 0, sizeof(rc));				\
-		ok = name##_body(&rc);					\
-		dsr_rc_destroy(&rc);					\
-		return ok;						\
-	}								\
-	static bool name##_body(struct dsr_rcache *rc)
+#define TEST(name)	TABLE_TEST(name, struct dsr_rcache, rc, dsr_rc_destroy)
 
 TEST(t_add_lookup)
 {

@@ -19,19 +19,7 @@
 #define D	node(4)
 
 /* every test frees its table even when it fails */
-#define TEST(name)							\
-	static bool name##_body(struct dsr_rreq_table *t);		\
-	static bool name(void)						\
-	{								\
-		struct dsr_rreq_table t;				\
-		bool ok;						\
-									\
-		memset(&t, 0, sizeof(t));				\
-		ok = name##_body(&t);					\
-		dsr_rreq_destroy(&t);					\
-		return ok;						\
-	}								\
-	static bool name##_body(struct dsr_rreq_table *t)
+#define TEST(name)	TABLE_TEST(name, struct dsr_rreq_table, t, dsr_rreq_destroy)
 
 #define T	node(9)
 /* most cases: one target; t_target varies it */
