@@ -6,10 +6,8 @@
 
 int dsr_dup_init(struct dsr_dup_cache *c, unsigned int entries, u32 seed)
 {
-	unsigned int sets = 1;
+	unsigned int sets = dsr_pow2_sets(entries, DSR_DUP_WAYS);
 
-	while (sets * 2 * DSR_DUP_WAYS <= entries)
-		sets *= 2;
 	c->e = dsr_zalloc(sizeof(*c->e) * (size_t)sets * DSR_DUP_WAYS);
 	if (!c->e)
 		return -1;

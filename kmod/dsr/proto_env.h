@@ -70,6 +70,17 @@ static inline u8 dsr_addr_octet0(__be32 a)
 	return ((const u8 *)&a)[0];
 }
 
+/* The most sets of ways entries (a power of two) that entries can fill. */
+static inline unsigned int dsr_pow2_sets(unsigned int entries,
+					 unsigned int ways)
+{
+	unsigned int sets = 1;
+
+	while (sets * 2 * ways <= entries)
+		sets *= 2;
+	return sets;
+}
+
 /* 0.0.0.0, 127/8, multicast, reserved and broadcast cannot be on a route */
 static inline bool dsr_addr_routable(__be32 a)
 {

@@ -7,10 +7,8 @@
 int dsr_rl_init(struct dsr_rl *rl, unsigned int buckets, u32 rate, u32 burst,
 		u32 seed)
 {
-	unsigned int sets = 1;
+	unsigned int sets = dsr_pow2_sets(buckets, DSR_RL_WAYS);
 
-	while (sets * 2 * DSR_RL_WAYS <= buckets)
-		sets *= 2;
 	rl->b = dsr_zalloc(sizeof(*rl->b) * (size_t)sets * DSR_RL_WAYS);
 	if (!rl->b)
 		return -1;
