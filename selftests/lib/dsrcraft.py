@@ -3,7 +3,8 @@
 """Hand-made DSR packets (RFC 4728, IP protocol 48) for the bad-input tests.
 
   dsrcraft.py bad IFACE SRC_MAC DST_MAC SRC_IP DST_IP CLASS[,CLASS...] COUNT
-  dsrcraft.py flood IFACE SRC_MAC COUNT      (Route Requests, new initiators)
+  dsrcraft.py flood IFACE SRC_MAC COUNT [PPS] (Route Requests, new
+                                             initiators; PPS a second)
   dsrcraft.py forge IFACE SRC_MAC DST_MAC SRC_IP DST_IP COUNT
                                              (valid, empty DSR headers: a
                                              frame that claims SRC_IP)
@@ -15,6 +16,7 @@ raise (ethtool -S dsr0); "unknown_ignore" and "unknown_remove" are valid.
 import socket
 import struct
 import sys
+import time
 
 PROTO_DSR = 48
 
@@ -103,10 +105,16 @@ def mac(m):
     return bytes(int(x, 16) for x in m.split(":"))
 
 
-def sendall(iface, frames):
+def sendall(iface, frames, pps=0):
+    """Send frames, at most pps a second when pps is given."""
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
     s.bind((iface, 0))
-    for f in frames:
+    t0 = time.monotonic()
+    for i, f in enumerate(frames):
+        if pps and i % 50 == 0:
+            delay = t0 + i / pps - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
         while True:
             try:
                 s.send(f)
@@ -135,6 +143,7 @@ def main():
         return
     if sys.argv[1] == "flood":
         iface, smac, count = sys.argv[2], sys.argv[3], int(sys.argv[4])
+        pps = float(sys.argv[5]) if len(sys.argv) > 5 else 0
         eth = b"\xff" * 6 + mac(smac) + b"\x08\x00"
         frames = []
         for i in range(count):
@@ -144,7 +153,7 @@ def main():
                 socket.inet_aton("10.99.0.1")
             frames.append(eth + ip(init, "255.255.255.255",
                                    dsr(pad4(rreq)), ttl=255, ident=i))
-        sendall(iface, frames)
+        sendall(iface, frames, pps)
         return
     raise SystemExit(__doc__)
 
