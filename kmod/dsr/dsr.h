@@ -22,6 +22,7 @@
 #include <linux/spinlock.h>
 #include <linux/timer.h>
 
+#include "blacklist.h"
 #include "dup.h"
 #include "opt.h"
 #include "ratelimit.h"
@@ -53,6 +54,15 @@
 #define DSR_RREQ_RATE_INIT	20
 #define DSR_RREQ_RATE_ALL	200
 #define DSR_RL_BUCKETS		256
+/*
+ * The Blacklist (blacklist.h): a neighbour found unreachable while its
+ * frames reach us is "probable" this long, then "questionable" (probed
+ * at most once a DSR_BL_PROBE_MS) until DSR_BL_LIFE_MS after it was last
+ * found so.
+ */
+#define DSR_BL_PROBABLE_MS	5000
+#define DSR_BL_LIFE_MS		60000
+#define DSR_BL_PROBE_MS		1000
 /* ICMP errors a second, and at once: per destination, and in all */
 #define DSR_ICMP_RATE_DEST	1
 #define DSR_ICMP_BURST_DEST	6
@@ -68,6 +78,10 @@ enum dsr_stat {
 	DSR_S_RREQ_HOP_LIMIT,
 	DSR_S_RREQ_QUEUE_FULL,
 	DSR_S_RREQ_RATE_LIMITED,
+	DSR_S_RREQ_BLACKLISTED,
+	DSR_S_BLACKLIST_ADDED,
+	DSR_S_BLACKLIST_PROBES,
+	DSR_S_BLACKLIST_CLEARED,
 	DSR_S_RREP_SENT,
 	DSR_S_RREP_CACHED_SENT,
 	DSR_S_RREP_GATEWAY_SENT,
@@ -218,6 +232,7 @@ struct dsr_priv {
 	struct dsr_rcache rc;
 	struct dsr_rreq_table rt;
 	struct dsr_dup_cache dup;
+	struct dsr_blacklist bl;
 	struct dsr_rl rl_neigh, rl_init;	/* Route Requests admitted */
 	struct dsr_rl_bucket rl_all;
 	struct dsr_rl rl_icmp;			/* ICMP errors sent */
@@ -334,6 +349,7 @@ void dsr_maint_track(struct dsr_priv *priv, struct sk_buff *frame,
 		     __be32 nexthop, bool explicit, u16 ack_id, u8 segs);
 bool dsr_maint_want_ack(struct dsr_priv *priv, __be32 nexthop,
 			bool last_hop, bool *track);
+bool dsr_maint_room(struct dsr_priv *priv);
 bool dsr_maint_dup(struct dsr_priv *priv, const struct iphdr *iph);
 bool dsr_maint_ack(struct dsr_priv *priv, __be32 from, u16 id);
 void dsr_maint_passive(struct dsr_priv *priv, const struct iphdr *iph,

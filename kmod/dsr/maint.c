@@ -113,11 +113,26 @@ bool dsr_maint_dup(struct dsr_priv *priv, const struct iphdr *iph)
 	return false;
 }
 
-/* m's next hop acknowledged it */
+/*
+ * Whether a packet that must be tracked has room in the Maintenance
+ * Buffer; if not, it is not to be sent (section 4.5): counted here.
+ */
+bool dsr_maint_room(struct dsr_priv *priv)
+{
+	if (priv->n_maint < DSR_P(priv, REXMT_BUFFER_SIZE))
+		return true;
+	dsr_stat(priv, DSR_S_MAINT_BUFFER_FULL);
+	dev_core_stats_tx_dropped_inc(priv->dev);
+	return false;
+}
+
+/* m's next hop acknowledged it: the link works both ways (section 4.6) */
 static void dsr_confirmed(struct dsr_priv *priv, const struct dsr_maint *m)
 {
 	struct dsr_neigh *n = dsr_neigh_find(priv, m->nexthop);
 
+	if (dsr_bl_del(&priv->bl, m->nexthop))
+		dsr_stat(priv, DSR_S_BLACKLIST_CLEARED);
 	if (n) {
 		n->confirmed = dsr_now();
 		n->crossed = max(n->crossed, m->first);
@@ -296,21 +311,77 @@ static bool dsr_maint_hold(struct dsr_priv *priv, struct dsr_maint *m,
 	return true;
 }
 
-static void dsr_send_rerr(struct dsr_priv *priv, __be32 orig, u8 salvage,
+/* A Route Error to dst: the link from us to unreachable is broken. */
+static void dsr_send_rerr(struct dsr_priv *priv, __be32 dst, u8 salvage,
 			  __be32 unreachable, struct sk_buff_head *out)
 {
 	__be32 hops[DSR_MAX_PATH];
 	u8 opt[DSR_RERR_SIZE];
 	unsigned int n;
 
-	n = dsr_rc_lookup(&priv->rc, orig, hops, dsr_now());
+	n = dsr_rc_lookup(&priv->rc, dst, hops, dsr_now());
 	if (!n) {
 		dsr_stat(priv, DSR_S_RERR_NO_ROUTE);
 		return;
 	}
-	dsr_put_rerr(opt, salvage, dsr_self(priv), orig, unreachable);
-	if (!dsr_send_ctrl_routed(priv, orig, hops, n, opt, sizeof(opt), out))
+	dsr_put_rerr(opt, salvage, dsr_self(priv), dst, unreachable);
+	if (!dsr_send_ctrl_routed(priv, dst, hops, n, opt, sizeof(opt), out))
 		dsr_stat(priv, DSR_S_RERR_SENT);
+}
+
+/* What a failed packet tells its Route Error and the Blacklist. */
+struct dsr_failed {
+	__be32 rerr_dst;	/* the Route Error goes here (0: nowhere) */
+	u8 salvage;
+	bool rrep;		/* it carried a Route Reply */
+};
+
+/*
+ * Section 8.3.4: the Route Error for a packet goes to its IP source, or,
+ * once the packet was salvaged, to Address[1] of its source route (the
+ * node that salvaged it), with the packet's Salvage value.
+ */
+static void dsr_maint_failed(struct dsr_priv *priv, const struct dsr_maint *m,
+			     struct dsr_failed *f)
+{
+	const struct sk_buff *skb = m->skb;
+	unsigned int off = skb_network_offset(skb) + ip_hdrlen(skb);
+	struct dsr_parsed p;
+	const u8 *dh;
+
+	f->rerr_dst = m->saddr;
+	f->salvage = 0;
+	f->rrep = false;
+	if (skb_headlen(skb) < off)
+		return;
+	dh = skb->data + off;
+	if (dsr_parse(dh, skb_headlen(skb) - off, &p) != DSR_OK)
+		return;
+	f->rrep = p.n_rrep;
+	if (p.srt) {
+		f->salvage = DSR_SRT_SALVAGE(dsr_srt_bits(dh, p.srt));
+		if (f->salvage && dsr_srt_naddr(dh, p.srt))
+			f->rerr_dst = dsr_srt_node(dh, p.srt, m->saddr,
+						   m->daddr, 1);
+	}
+}
+
+/*
+ * Section 4.6: nexthop did not acknowledge, yet its frames reach us (we
+ * heard it since the first of its failed packets was sent), or what
+ * failed was a Route Reply, sent back over a link a Route Request came
+ * across: the link may be unidirectional.
+ */
+static void dsr_maint_blacklist(struct dsr_priv *priv, __be32 nexthop,
+				u64 first, bool rrep)
+{
+	struct dsr_neigh *n = dsr_neigh_find(priv, nexthop);
+
+	if (!rrep && !(n && n->heard > first))
+		return;
+	dsr_bl_add(&priv->bl, nexthop, dsr_now(), DSR_BL_PROBABLE_MS,
+		   DSR_BL_LIFE_MS);
+	dsr_stat(priv, DSR_S_BLACKLIST_ADDED);
 }
 
 /*
@@ -368,8 +439,10 @@ void dsr_link_failed(struct dsr_priv *priv, __be32 nexthop,
 	struct dsr_neigh *n = dsr_neigh_find(priv, nexthop);
 	struct dsr_maint *m, *tmp;
 	unsigned int ntold = 0, i;
+	u64 now = dsr_now(), first = now;
+	struct dsr_failed f;
 	LIST_HEAD(failed);
-	u64 now = dsr_now();
+	bool rrep = false;
 
 	dsr_stat(priv, DSR_S_LINK_FAILURES);
 	/* perhaps it is there with another MAC now (dsr_neigh_heard()) */
@@ -388,18 +461,23 @@ void dsr_link_failed(struct dsr_priv *priv, __be32 nexthop,
 	list_for_each_entry_safe(m, tmp, &failed, list) {
 		priv->n_maint--;
 		list_del(&m->list);
-		if (m->saddr != self) {
-			for (i = 0; i < ntold && told[i] != m->saddr; i++)
+		dsr_maint_failed(priv, m, &f);
+		rrep |= f.rrep;
+		first = min(first, m->first);
+		if (f.rerr_dst != self) {
+			for (i = 0; i < ntold && told[i] != f.rerr_dst; i++)
 				;
 			if (i == ntold && ntold < ARRAY_SIZE(told)) {
-				told[ntold++] = m->saddr;
-				dsr_send_rerr(priv, m->saddr, 0, nexthop, out);
+				told[ntold++] = f.rerr_dst;
+				dsr_send_rerr(priv, f.rerr_dst, f.salvage,
+					      nexthop, out);
 			}
 		}
 		dsr_maint_reroute(priv, m, out);
 		kfree_skb(m->rtx);
 		kfree(m);
 	}
+	dsr_maint_blacklist(priv, nexthop, first, rrep);
 }
 
 /*

@@ -420,8 +420,10 @@ static int dsr_cmd_flush(struct sk_buff *skb, struct genl_info *info)
 	spin_lock_bh(&priv->lock);
 	if (what & DSR_FLUSH_ROUTES)
 		dsr_rc_flush(&priv->rc);
-	if (what & DSR_FLUSH_NEGCACHE)
+	if (what & DSR_FLUSH_NEGCACHE) {
 		dsr_neg_flush(&priv->rc);
+		dsr_bl_flush(&priv->bl);
+	}
 	if (what & DSR_FLUSH_SENDBUF) {
 		skb_queue_purge(&priv->sendbuf);
 		priv->sendbuf_bytes = 0;
@@ -582,10 +584,15 @@ static int dsr_walk_route(struct dsr_dump *d, long *pos)
 	return 0;
 }
 
-static int dsr_nl_neigh(struct sk_buff *msg, const struct dsr_neigh *n,
-			u64 now)
+static int dsr_nl_neigh(struct sk_buff *msg, struct dsr_priv *priv,
+			const struct dsr_neigh *n, u64 now)
 {
-	if (nla_put_in_addr(msg, DSR_A_ADDR, n->addr) ||
+	enum dsr_bl_state bl = dsr_bl_state(&priv->bl, n->addr, now);
+
+	BUILD_BUG_ON((int)DSR_BL_QUESTIONABLE != DSR_BLACKLIST_QUESTIONABLE ||
+		     (int)DSR_BL_PROBABLE != DSR_BLACKLIST_PROBABLE);
+	if ((bl != DSR_BL_NONE && nla_put_u8(msg, DSR_A_BLACKLIST, bl)) ||
+	    nla_put_in_addr(msg, DSR_A_ADDR, n->addr) ||
 	    nla_put(msg, DSR_A_MAC, ETH_ALEN, n->mac) ||
 	    nla_put_u32(msg, DSR_A_SLAVE, n->slave->dev->ifindex) ||
 	    nla_put_u32(msg, DSR_A_RTO_MS, n->rto_ms) ||
@@ -613,7 +620,7 @@ static int dsr_walk_neigh(struct dsr_dump *d, long *pos)
 		if (dsr_dump_spent(d))
 			return -EAGAIN;
 		hdr = dsr_row_begin(d);
-		if (!hdr || dsr_row_end(d, hdr, dsr_nl_neigh(d->skb, n, d->now)))
+		if (!hdr || dsr_row_end(d, hdr, dsr_nl_neigh(d->skb, d->priv, n, d->now)))
 			return -EMSGSIZE;
 		(*pos)++;
 	}

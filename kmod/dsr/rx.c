@@ -94,6 +94,8 @@ static void dsr_learn_srt(struct dsr_rx_ctx *c, int me)
 
 /* ---- Route Request (8.2.2) ------------------------------------------------- */
 
+static unsigned int dsr_next_mtu(struct dsr_priv *priv, __be32 next);
+
 static bool dsr_outside(struct dsr_priv *priv, __be32 a)
 {
 	u32 plen = DSR_P(priv, SUBNET_PREFIX);
@@ -105,12 +107,20 @@ static bool dsr_outside(struct dsr_priv *priv, __be32 a)
 	return (a & mask) != (net & mask);
 }
 
+/*
+ * Propagate c's Route Request with the route rec[0..n-1] recorded, and
+ * with the packet's payload if it carries one (a copy of the entire
+ * packet, section 8.2.2) and that still fits the slave's MTU.
+ */
 static void dsr_rreq_forward(struct dsr_rx_ctx *c, const __be32 *rec,
 			     unsigned int n, u16 id, __be32 target)
 {
 	struct dsr_priv *priv = c->priv;
 	size_t len = DSR_HDR_LEN + DSR_RREQ_SIZE(n);
 	u32 jitter = DSR_P(priv, BROADCAST_JITTER_MS);
+	unsigned int off = ip_hdrlen(c->skb) + c->p->len;
+	unsigned int plen = ntohs(ip_hdr(c->skb)->tot_len) - off;
+	u8 nh = c->p->next_header;
 	struct sk_buff *skb;
 	u8 *dh;
 
@@ -123,16 +133,24 @@ static void dsr_rreq_forward(struct dsr_rx_ctx *c, const __be32 *rec,
 		dsr_stat(priv, DSR_S_RREQ_QUEUE_FULL);
 		return;
 	}
-	skb = dsr_ctrl_alloc(priv, len, c->src, htonl(INADDR_BROADCAST),
+	if (nh == DSR_NO_NEXT_HEADER ||
+	    sizeof(struct iphdr) + len + plen > dsr_next_mtu(priv, 0)) {
+		if (nh != DSR_NO_NEXT_HEADER)
+			dsr_stat(priv, DSR_S_TX_TOO_BIG);
+		nh = DSR_NO_NEXT_HEADER;
+		plen = 0;
+	}
+	skb = dsr_ctrl_alloc(priv, len + plen, c->src, htonl(INADDR_BROADCAST),
 			     ip_hdr(c->skb)->ttl - 1);
 	if (!skb)
 		return;
 	ip_hdr(skb)->id = ip_hdr(c->skb)->id;
 	ip_send_check(ip_hdr(skb));
 	dh = skb_network_header(skb) + sizeof(struct iphdr);
-	dsr_put_hdr(dh, DSR_NO_NEXT_HEADER);
+	dsr_put_hdr(dh, nh);
 	dsr_put_rreq(dh + DSR_HDR_LEN, id, target, rec, n);
 	dsr_finish(dh, len);
+	memcpy(dh + len, c->skb->data + off, plen);
 	DSR_CB(skb)->time = dsr_now() + (jitter ? get_random_u32() % jitter : 0);
 	__skb_queue_tail(&priv->fwdq, skb);
 	dsr_stat(priv, DSR_S_RREQ_FORWARDED);
@@ -160,7 +178,55 @@ static bool dsr_rreq_admit(struct dsr_rx_ctx *c)
 	return false;
 }
 
-static void dsr_rx_rreq(struct dsr_rx_ctx *c)
+/*
+ * Section 4.6: unicast the previous hop a Route Request for itself, with
+ * TTL 1; its Route Reply clears it from the Blacklist (dsr_rx_rrep()).
+ */
+static void dsr_bl_send_probe(struct dsr_rx_ctx *c)
+{
+	struct dsr_priv *priv = c->priv;
+	size_t len = DSR_HDR_LEN + DSR_RREQ_SIZE(0);
+	struct sk_buff *skb;
+	u8 *dh;
+
+	skb = dsr_ctrl_alloc(priv, len, c->self, c->tx, 1);
+	if (!skb)
+		return;
+	dh = skb_network_header(skb) + sizeof(struct iphdr);
+	dsr_put_hdr(dh, DSR_NO_NEXT_HEADER);
+	dsr_put_rreq(dh + DSR_HDR_LEN, ++priv->rreq_id, c->tx, NULL, 0);
+	dsr_finish(dh, len);
+	if (!dsr_frame(priv, skb, c->tx, c->out))
+		dsr_stat(priv, DSR_S_BLACKLIST_PROBES);
+}
+
+/*
+ * Whether c's Route Request came over a link on the Blacklist: it is
+ * discarded, and over a questionable link the previous hop is probed.
+ * Unlike section 8.2.2's order, the target looks too: its reply would
+ * return over the very link that does not carry unicasts.
+ */
+static bool dsr_rreq_blacklisted(struct dsr_rx_ctx *c)
+{
+	struct dsr_priv *priv = c->priv;
+	u64 now = dsr_now();
+
+	switch (dsr_bl_state(&priv->bl, c->tx, now)) {
+	case DSR_BL_NONE:
+		return false;
+	case DSR_BL_QUESTIONABLE:
+		if (dsr_bl_probe(&priv->bl, c->tx, now, DSR_BL_PROBE_MS))
+			dsr_bl_send_probe(c);
+		break;
+	case DSR_BL_PROBABLE:
+		break;
+	}
+	dsr_stat(priv, DSR_S_RREQ_BLACKLISTED);
+	return true;
+}
+
+/* True if the request was for us (and answered). */
+static bool dsr_rx_rreq(struct dsr_rx_ctx *c)
 {
 	struct dsr_priv *priv = c->priv;
 	u16 off = c->p->rreq, id = dsr_rreq_id(c->dh, off);
@@ -172,22 +238,26 @@ static void dsr_rx_rreq(struct dsr_rx_ctx *c)
 	dsr_stat(priv, DSR_S_RREQ_RECEIVED);
 	if (n > DSR_MAX_PATH) {
 		dsr_bad(priv, DSR_BAD_ROUTE);
-		return;
+		return false;
 	}
 	rec[0] = c->src;
 	for (i = 0; i < n; i++)
 		rec[i + 1] = dsr_rreq_addr(c->dh, off, i);
 	if (dsr_has(rec, n + 1, c->self)) {
+		/* its transmitter forwards what we sent: it hears us */
+		if (n && rec[n - 1] == c->self &&
+		    dsr_bl_del(&priv->bl, rec[n]))
+			dsr_stat(priv, DSR_S_BLACKLIST_CLEARED);
 		dsr_stat(priv, DSR_S_RREQ_OWN);
-		return;
+		return false;
 	}
 	if (!dsr_route_ok(rec, n + 1, c->self, DSR_MAX_PATH + 1) ||
 	    !dsr_addr_routable(target)) {
 		dsr_bad(priv, DSR_BAD_ROUTE);
-		return;
+		return false;
 	}
-	if (!dsr_rreq_admit(c))
-		return;
+	if (dsr_rreq_blacklisted(c) || !dsr_rreq_admit(c))
+		return false;
 	/* the way back: Address[n], ..., Address[1], initiator */
 	for (i = 0; i <= n; i++)
 		back[i] = rec[n - i];
@@ -198,11 +268,11 @@ static void dsr_rx_rreq(struct dsr_rx_ctx *c)
 	if (target == c->self) {
 		dsr_send_rrep(priv, c->src, rec + 1, n + 1, false, back, n + 1,
 			      c->out);
-		return;
+		return true;
 	}
 	if (dsr_rreq_seen(&priv->rt, c->src, id, target, dsr_now())) {
 		dsr_stat(priv, DSR_S_RREQ_DUPLICATE);
-		return;
+		return false;
 	}
 	if (DSR_P(priv, GATEWAY) && dsr_outside(priv, target) &&
 	    n + 2 <= DSR_MAX_PATH) {
@@ -210,7 +280,7 @@ static void dsr_rx_rreq(struct dsr_rx_ctx *c)
 		dsr_send_rrep(priv, c->src, rec + 1, n + 2, true, back, n + 1,
 			      c->out);
 		dsr_stat(priv, DSR_S_RREP_GATEWAY_SENT);
-		return;
+		return false;
 	}
 	k = dsr_rc_lookup(&priv->rc, target, rec + n + 2, dsr_now());
 	if (k && n + 1 + k <= DSR_MAX_PATH &&
@@ -218,9 +288,10 @@ static void dsr_rx_rreq(struct dsr_rx_ctx *c)
 		dsr_send_rrep(priv, c->src, rec + 1, n + 1 + k, false, back,
 			      n + 1, c->out);
 		dsr_stat(priv, DSR_S_RREP_CACHED_SENT);
-		return;
+		return false;
 	}
 	dsr_rreq_forward(c, rec + 1, n + 1, id, target);
+	return false;
 }
 
 /* ---- Route Reply (8.2.6), Route Error (8.3.5), acks (8.3.3) --------------- */
@@ -246,8 +317,12 @@ static void dsr_rx_rrep(struct dsr_rx_ctx *c, u16 off)
 		;
 	if (j > n)
 		return;		/* not on it: nothing we can use */
-	if (j == 0)
+	if (j == 0) {
 		dsr_stat(c->priv, DSR_S_RREP_RECEIVED);
+		/* (a probe's answer, section 4.6) */
+		if (n && a[1] == c->tx && dsr_bl_del(&c->priv->bl, c->tx))
+			dsr_stat(c->priv, DSR_S_BLACKLIST_CLEARED);
+	}
 	if (j < n)
 		dsr_learn(c->priv, a + j + 1, n - j,
 			  ext ? DSR_PATH_EXTERNAL : 0);
@@ -277,21 +352,37 @@ static void dsr_rx_rerr(struct dsr_rx_ctx *c, u16 off)
 	trace_dsr_route(priv->dev, DSR_EVENT_ROUTE_ERROR, from, to, 0);
 }
 
-static void dsr_send_ack(struct dsr_rx_ctx *c, u16 id)
+/* An Acknowledgement with id to the neighbour to, in one hop. */
+static void dsr_send_ack(struct dsr_rx_ctx *c, u16 id, __be32 to)
 {
 	size_t len = DSR_HDR_LEN + DSR_ACK_SIZE;
 	struct sk_buff *skb;
 	u8 *dh;
 
-	skb = dsr_ctrl_alloc(c->priv, len, c->self, c->tx, 1);
+	skb = dsr_ctrl_alloc(c->priv, len, c->self, to, 1);
 	if (!skb)
 		return;
 	dh = skb_network_header(skb) + sizeof(struct iphdr);
 	dsr_put_hdr(dh, DSR_NO_NEXT_HEADER);
-	dsr_put_ack(dh + DSR_HDR_LEN, id, c->self, c->tx);
+	dsr_put_ack(dh + DSR_HDR_LEN, id, c->self, to);
 	dsr_finish(dh, len);
-	if (!dsr_frame(c->priv, skb, c->tx, c->out))
+	if (!dsr_frame(c->priv, skb, to, c->out))
 		dsr_stat(c->priv, DSR_S_ACK_SENT);
+}
+
+/*
+ * Section 8.3.3: an Acknowledgement Request is answered to the previous
+ * hop; one that came with an Acknowledgement only by that
+ * Acknowledgement's destination (the packet's), and to its originator.
+ */
+static void dsr_rx_areq(struct dsr_rx_ctx *c)
+{
+	u16 id = dsr_rreq_id(c->dh, c->p->areq);
+
+	if (!c->p->n_ack)
+		dsr_send_ack(c, id, c->tx);
+	else if (c->dst == c->self)
+		dsr_send_ack(c, id, dsr_get_addr(c->dh + c->p->ack[0] + 4));
 }
 
 static void dsr_rx_acks(struct dsr_rx_ctx *c)
@@ -363,6 +454,25 @@ static enum dsr_rx dsr_deliver_once(struct dsr_rx_ctx *c)
 	return DSR_RX_DELIVER;
 }
 
+/*
+ * A Route Request that carries a payload, at its target: the IP
+ * destination becomes the target (us), and the payload is delivered.
+ */
+static enum dsr_rx dsr_rreq_deliver(struct dsr_rx_ctx *c)
+{
+	struct iphdr *iph;
+
+	if (skb_ensure_writable(c->skb, ip_hdrlen(c->skb))) {
+		dsr_stat(c->priv, DSR_S_NOMEM);
+		return DSR_RX_DROP;
+	}
+	iph = ip_hdr(c->skb);
+	iph->daddr = c->self;
+	ip_send_check(iph);
+	c->dst = c->self;
+	return dsr_deliver_once(c);
+}
+
 /* ---- forwarding along the source route (8.1.5) ---------------------------- */
 
 /* The MTU of the slave that reaches next (dsr_frame()'s choice). */
@@ -399,6 +509,12 @@ static enum dsr_rx dsr_forward(struct dsr_rx_ctx *c)
 			      0, c->out);
 		return DSR_RX_DROP;
 	}
+	segs = c->segs - 1;
+	next = dsr_node(c, c->n - segs + 1);
+	explicit = dsr_maint_want_ack(priv, next, segs == 0, &track);
+	/* (before the duplicate cache: a retransmission may find room) */
+	if (track && !dsr_maint_room(priv))
+		return DSR_RX_DROP;
 	if (dsr_rx_dup(c, DSR_DUP_FORWARD)) {
 		dsr_stat(priv, DSR_S_FWD_DUPLICATE);
 		return DSR_RX_DROP;
@@ -408,13 +524,9 @@ static enum dsr_rx dsr_forward(struct dsr_rx_ctx *c)
 		return DSR_RX_DROP;
 	}
 	dh = skb->data + ihl;
-	segs = c->segs - 1;
 	dsr_srt_set_segs(dh, c->p->srt, segs);
 	dsr_rewrite_unknown(dh, c->p);
 	c->dh = dh;
-	next = dsr_node(c, c->n - segs + 1);
-
-	explicit = dsr_maint_want_ack(priv, next, segs == 0, &track);
 	/* (with the Acknowledgment Request it may have to grow by) */
 	grow = explicit && !c->p->areq ? DSR_AREQ_SIZE : 0;
 	mtu = dsr_next_mtu(priv, next);
@@ -545,8 +657,10 @@ static enum dsr_rx dsr_process(struct dsr_rx_ctx *c)
 	for (i = 0; i < p->n_rerr; i++)
 		dsr_rx_rerr(c, p->rerr[i]);
 	if (p->rreq) {
-		if (!c->overheard)
-			dsr_rx_rreq(c);
+		/* section 8.2.2: the target takes what the request carries */
+		if (!c->overheard && dsr_rx_rreq(c) &&
+		    p->next_header != DSR_NO_NEXT_HEADER)
+			return dsr_rreq_deliver(c);
 		return DSR_RX_DROP;
 	}
 	for (i = 0; i < p->n_rrep; i++)
@@ -568,8 +682,8 @@ static enum dsr_rx dsr_process(struct dsr_rx_ctx *c)
 			dsr_stat(priv, DSR_S_NOT_FOR_US);
 		return DSR_RX_DROP;
 	}
-	if (p->areq && !p->n_ack)
-		dsr_send_ack(c, dsr_rreq_id(c->dh, p->areq));
+	if (p->areq)
+		dsr_rx_areq(c);
 	dsr_rx_acks(c);
 	if (p->srt && c->segs > 0) {
 		/* a gateway hands packets for outside to its IP stack */

@@ -9,6 +9,18 @@
                                              (valid, empty DSR headers: a
                                              frame that claims SRC_IP)
   dsrcraft.py classes                        (the names of CLASS)
+  dsrcraft.py rreqdata IFACE SRC_MAC SRC_IP TARGET ID PORT TEXT
+                                             (a broadcast Route Request
+                                             that carries a UDP datagram)
+  dsrcraft.py ackreq IFACE SRC_MAC DST_MAC SRC_IP DST_IP
+                                             (an Acknowledgement Request
+                                             with an Acknowledgement)
+  dsrcraft.py salvaged IFACE SRC_MAC DST_MAC ORIG DST SALVAGE HOP...
+                                             (a UDP datagram from ORIG to
+                                             DST, salvaged: Address[1..]
+                                             = HOP..., sent by the first)
+  dsrcraft.py rerrs PCAP                     (each Route Error captured:
+                                             "src dst salvage unreachable")
 
 Each CLASS is one way to be wrong, named after the dsr0 counter it must
 raise (ethtool -S dsr0); "unknown_ignore" and "unknown_remove" are valid.
@@ -47,6 +59,10 @@ def addrs(*a):
 def srt(hops, segs, salvage=0):
     return struct.pack("!BBH", 96, 2 + 4 * len(hops),
                        (salvage << 6) | segs) + addrs(*hops)
+
+
+def udp(port, payload):
+    return struct.pack("!HHHH", 9, port, 8 + len(payload), 0) + payload
 
 
 def pad4(o):
@@ -124,6 +140,38 @@ def sendall(iface, frames, pps=0):
                     raise
 
 
+def rerrs(path):
+    """The Route Errors in a pcap file of Ethernet frames."""
+    with open(path, "rb") as f:
+        data = f.read()
+    off = 24
+    while off + 16 <= len(data):
+        caplen = struct.unpack("<I", data[off + 8:off + 12])[0]
+        frame = data[off + 16:off + 16 + caplen]
+        off += 16 + caplen
+        if len(frame) < 34 or frame[12:14] != b"\x08\x00" or frame[23] != 48:
+            continue
+        dh = frame[14 + (frame[14] & 15) * 4:]
+        if len(dh) < 4:
+            continue
+        opts = dh[4:4 + struct.unpack("!H", dh[2:4])[0]]
+        i = 0
+        while i < len(opts):
+            t = opts[i]
+            if t == 224:
+                i += 1
+                continue
+            if i + 2 > len(opts):
+                break
+            n = opts[i + 1]
+            o = opts[i:i + 2 + n]
+            if t == 3 and len(o) >= 16:
+                yield "%s %s %d %s" % (socket.inet_ntoa(o[4:8]),
+                                       socket.inet_ntoa(o[8:12]),
+                                       o[3] & 15, socket.inet_ntoa(o[12:16]))
+            i += 2 + n
+
+
 def main():
     if sys.argv[1] == "classes":
         print(" ".join(CLASSES))
@@ -154,6 +202,33 @@ def main():
             frames.append(eth + ip(init, "255.255.255.255",
                                    dsr(pad4(rreq)), ttl=255, ident=i))
         sendall(iface, frames, pps)
+        return
+    if sys.argv[1] == "rreqdata":
+        iface, smac, sip, target, ident, port, text = sys.argv[2:9]
+        eth = b"\xff" * 6 + mac(smac) + b"\x08\x00"
+        rreq = struct.pack("!BBH", 1, 6, int(ident)) + socket.inet_aton(target)
+        pkt = dsr(pad4(rreq), nh=17) + udp(int(port), text.encode())
+        sendall(iface, [eth + ip(sip, "255.255.255.255", pkt,
+                                 ident=int(ident))])
+        return
+    if sys.argv[1] == "ackreq":
+        iface, smac, dmac, sip, dip = sys.argv[2:7]
+        eth = mac(dmac) + mac(smac) + b"\x08\x00"
+        ack = struct.pack("!BBH", 32, 10, 7) + addrs(sip, dip)
+        areq = struct.pack("!BBH", 160, 2, 4242)
+        sendall(iface, [eth + ip(sip, dip, dsr(ack + areq), ident=77)])
+        return
+    if sys.argv[1] == "salvaged":
+        iface, smac, dmac, orig, dst, salvage = sys.argv[2:8]
+        hops = sys.argv[8:]
+        eth = mac(dmac) + mac(smac) + b"\x08\x00"
+        opts = srt(hops, len(hops) - 1, int(salvage))
+        pkt = dsr(opts, nh=17) + udp(9, b"salvaged")
+        sendall(iface, [eth + ip(orig, dst, pkt, ident=4711)])
+        return
+    if sys.argv[1] == "rerrs":
+        for line in rerrs(sys.argv[2]):
+            print(line)
         return
     raise SystemExit(__doc__)
 

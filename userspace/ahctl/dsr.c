@@ -50,6 +50,7 @@ enum atype {
 	AT_FLAG,
 	AT_IFINDEX,	/* u32: the device's name in text, if it has one */
 	AT_BUFFER,	/* u8 enum dsr_buffer_kind */
+	AT_BLACKLIST,	/* u8 enum dsr_blacklist_state */
 	AT_STR,
 };
 
@@ -57,6 +58,7 @@ enum atype {
 static const int atype_len[] = {
 	[AT_U32] = 4, [AT_MS] = 4, [AT_U64] = 8, [AT_ADDR] = 4,
 	[AT_MAC] = MAC_LEN, [AT_IFINDEX] = 4, [AT_BUFFER] = 1,
+	[AT_BLACKLIST] = 1,
 };
 
 struct attr_desc {
@@ -86,6 +88,7 @@ static const struct attr_desc attrs[DSR_A_MAX + 1] = {
 	[DSR_A_SRTT_US]		= { "srtt_us", "srtt_us", AT_U32 },
 	[DSR_A_RTTVAR_US]	= { "rttvar_us", "rttvar_us", AT_U32 },
 	[DSR_A_RTT_SAMPLES]	= { "rtt_samples", "samples", AT_U32 },
+	[DSR_A_BLACKLIST]	= { "blacklist", NULL, AT_BLACKLIST },
 	[DSR_A_TX]		= { "tx", NULL, AT_U64 },
 	[DSR_A_RETX]		= { "retx", NULL, AT_U64 },
 	[DSR_A_ACKED]		= { "acked", NULL, AT_U64 },
@@ -282,6 +285,9 @@ static bool text_attr(int id, const struct nlattr *a, unsigned int flags,
 		u8 = nla_get_u8(a);
 		fputs(buffer_name(u8), stdout);
 		break;
+	case AT_BLACKLIST:
+		fputs(NAME_OF(dsr_blacklist_names, nla_get_u8(a)), stdout);
+		break;
 	case AT_STR:
 		nla_strlcpy(buf, a, sizeof(buf));
 		fputs(buf, stdout);
@@ -343,6 +349,9 @@ static void json_attr(struct json *j, int id, const struct nlattr *a)
 	case AT_BUFFER:
 		json_str(j, buffer_name(nla_get_u8(a)));
 		break;
+	case AT_BLACKLIST:
+		json_str(j, NAME_OF(dsr_blacklist_names, nla_get_u8(a)));
+		break;
 	case AT_STR:
 		nla_strlcpy(buf, a, sizeof(buf));
 		json_str(j, buf);
@@ -382,7 +391,7 @@ static const struct col route_cols[] = {
 static const struct col neigh_cols[] = {
 	BARE(ADDR), COL(MAC), COL(SLAVE), COL(SRTT_US), COL(RTTVAR_US),
 	COL(RTO_MS), COL(RTT_SAMPLES), COL(TX), COL(RETX), COL(ACKED),
-	COL(AGE_MS), { .id = 0 },
+	COL(AGE_MS), COL(BLACKLIST), { .id = 0 },
 };
 
 static const struct col buffer_cols[] = {

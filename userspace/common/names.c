@@ -31,6 +31,12 @@ const char *const dsr_buffer_names[DSR_BUFFER_MAINT + 1] = {
 	[DSR_BUFFER_MAINT] = "maint",
 };
 
+const char *const dsr_blacklist_names[DSR_BLACKLIST_PROBABLE + 1] = {
+	[DSR_BLACKLIST_NONE] = "none",
+	[DSR_BLACKLIST_QUESTIONABLE] = "questionable",
+	[DSR_BLACKLIST_PROBABLE] = "probable",
+};
+
 /* ---- macfilter ----------------------------------------------------------- */
 
 const char *const mf_mode_names[__MACFILTER_MODE_MAX] = {

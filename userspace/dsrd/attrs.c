@@ -56,6 +56,7 @@ static struct attr_desc dsr_attrs[DSR_A_MAX + 1] = {
 	[DSR_A_SRTT_US] = { "srtt_us", VT_U32, NULL, 0 },
 	[DSR_A_RTTVAR_US] = { "rttvar_us", VT_U32, NULL, 0 },
 	[DSR_A_RTT_SAMPLES] = { "rtt_samples", VT_U32, NULL, 0 },
+	[DSR_A_BLACKLIST] = ENUM("blacklist", dsr_blacklist_names),
 };
 
 /* ---- macfilter ----------------------------------------------------------- */

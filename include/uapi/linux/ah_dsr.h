@@ -68,6 +68,13 @@ enum dsr_buffer_kind {
 	DSR_BUFFER_MAINT,	/* awaiting an acknowledgment */
 };
 
+/* RFC 4728 section 4.6: a neighbour unicasts may not reach (NEIGH dumps) */
+enum dsr_blacklist_state {
+	DSR_BLACKLIST_NONE,
+	DSR_BLACKLIST_QUESTIONABLE,
+	DSR_BLACKLIST_PROBABLE,
+};
+
 enum dsr_attr {
 	DSR_A_UNSPEC,
 	DSR_A_IFINDEX,		/* u32: the dsr device */
@@ -141,6 +148,7 @@ enum dsr_attr {
 	DSR_A_SRTT_US,		/* u32 */
 	DSR_A_RTTVAR_US,	/* u32 */
 	DSR_A_RTT_SAMPLES,	/* u32 */
+	DSR_A_BLACKLIST,	/* u8 enum dsr_blacklist_state, if listed */
 	__DSR_A_MAX,
 };
 
