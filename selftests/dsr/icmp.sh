@@ -109,13 +109,17 @@ test_param_problem() {
 parmprobs_ge() { (($(parmprobs "$1") >= $2)); }
 
 test_ratelimit() {
-	local l0 s0 sent
+	local l0 s0 t0 f0 sent
 	shared || return 1
 	l0=$(dsr_stat 2 icmp_rate_limited)
 	s0=$(dsr_stat 2 icmp_sent)
+	t0=$(dsr_stat 2 fwd_ttl_exceeded)
+	f0=$(dsr_stat 1 maint_buffer_full)
 	nsexec 1 ping -n -c 40 -i 0.01 -t 1 -W 1 "$(node_ip 4)" >/dev/null 2>&1
 	sent=$(($(dsr_stat 2 icmp_sent) - s0))
-	diag "2 sent $sent Time Exceeded for 40 echoes"
+	diag "2 sent $sent Time Exceeded for 40 echoes; it had" \
+		"$(($(dsr_stat 2 fwd_ttl_exceeded) - t0)) to drop, 1 found its" \
+		"maintenance buffer full $(($(dsr_stat 1 maint_buffer_full) - f0)) times"
 	check "at most a burst of 6 and one a second more" test "$sent" -le 9 &&
 	check "the rest counted" \
 		test $(($(dsr_stat 2 icmp_rate_limited) - l0)) -ge $((40 - sent))

@@ -39,7 +39,7 @@ fresh() {
 	# every last hop tracked (no maint_holdoff_ms), the buffer its default
 	for ((i = 1; i <= AH_NODES; i++)); do
 		dsr "$i" flush dsr0 all &&
-		dsr "$i" param set dsr0 maint_holdoff_ms 0 rexmt_buffer_size 50 ||
+		dsr "$i" param set dsr0 maint_holdoff_ms 0 rexmt_buffer_size 256 ||
 			return 1
 	done
 }
