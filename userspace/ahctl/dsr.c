@@ -1016,7 +1016,8 @@ static int do_monitor(const struct ds_cmd *c, const struct dsr_args *a)
 
 	(void)c;
 	(void)a;
-	return genl_monitor(opts.netns, &dsr_family, groups, monitor_cb);
+	return genl_monitor(opts.netns, &dsr_family, groups, monitor_cb) ?
+	       EXIT_ERR : EXIT_OK;
 }
 
 /* ---- entry point ------------------------------------------------------- */

@@ -905,7 +905,8 @@ static int do_monitor(const struct mf_cmd *c, const struct mf_args *a)
 
 	(void)c;
 	(void)a;
-	return genl_monitor(opts.netns, &macfilter_family, groups, monitor_cb);
+	return genl_monitor(opts.netns, &macfilter_family, groups, monitor_cb) ?
+	       EXIT_ERR : EXIT_OK;
 }
 
 /* ---- entry point ------------------------------------------------------- */

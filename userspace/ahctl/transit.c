@@ -766,7 +766,8 @@ static int do_monitor(const struct tr_cmd *c, const struct tr_args *a)
 
 	(void)c;
 	(void)a;
-	return genl_monitor(opts.netns, &transit_family, groups, monitor_cb);
+	return genl_monitor(opts.netns, &transit_family, groups, monitor_cb) ?
+	       EXIT_ERR : EXIT_OK;
 }
 
 /* ---- entry point ------------------------------------------------------- */
