@@ -38,13 +38,10 @@
 #include "mfreq.h"
 #include "rtnl.h"
 
-/* The transit defaults (ah_transit.h), by TRANSIT_A_P_* - first. */
-#define TD(id)	\
-	[TRANSIT_A_P_##id - TRANSIT_A_P_FIRST] = TRANSIT_DEFAULT_##id
-
-static const uint32_t tr_defaults[CONF_TR_NPARAMS] = {
-	TD(N_MISSES), TD(MARK_TIMEOUT_MS), TD(PROBE_INTERVAL_MS),
-	TD(PEEK_LEN), TD(TABLE_SIZE), TD(KEY_PORTS), TD(IDLE_TIMEOUT_MS),
+const struct family *const families[__FAM_MAX] = {
+	[FAM_DSR] = &dsr_family,
+	[FAM_MACFILTER] = &macfilter_family,
+	[FAM_TRANSIT] = &transit_family,
 };
 
 /* What a step does when it fails: stop (start) or go on (reload). */
@@ -98,7 +95,7 @@ static int fam_try_open(struct dsrd *d, enum fam_id id)
 	struct fam *fam = &d->fam[id];
 	int r;
 
-	fam->f = &families[id];
+	fam->f = families[id];
 	if (fam->present)
 		return 1;
 	r = fam_exists(fam->f->desc.name);
@@ -423,7 +420,7 @@ static void tr_wanted(const struct conf_transit *t, uint32_t *v)
 
 	for (i = 0; i < CONF_TR_NPARAMS; i++)
 		v[i] = conf_param_has(&t->params, i) ? t->params.val[i] :
-		       tr_defaults[i];
+		       transit_family.attrs[TRANSIT_A_P_FIRST + i].def;
 }
 
 static int tr_send(struct dsrd *d, uint8_t cmd, const char *ifname,
@@ -500,7 +497,7 @@ static int tr_update(struct dsrd *d, struct tr_applied *a,
 	for (i = 0; i < CONF_TR_NPARAMS; i++)
 		if (send[i])
 			log_info("transit %s: %s %u -> %u", a->ifname,
-				 conf_tr_param_name(TRANSIT_A_P_FIRST + i),
+				 transit_family.attrs[TRANSIT_A_P_FIRST + i].name,
 				 a->params[i], v[i]);
 	if (en >= 0)
 		log_info("transit %s: %s", a->ifname,
@@ -620,7 +617,7 @@ static void dsr_log_params(struct dsrd *d, const uint32_t *v,
 		if (!send[i])
 			continue;
 		id = DSR_A_P_FIRST + i;
-		log_info("%s: %s %s -> %s", d->device, conf_dsr_param_name(id),
+		log_info("%s: %s %s -> %s", d->device, dsr_family.attrs[id].name,
 			 param_str(id, d->dsr_cur[i], a, sizeof(a)),
 			 param_str(id, v[i], b, sizeof(b)));
 	}

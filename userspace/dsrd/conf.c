@@ -20,102 +20,13 @@
 
 #include <linux/ah_macfilter.h>
 
+#include "attrs.h"
 #include "conf.h"
 #include "dsrd.h"
 #include "parse.h"
 
 _Static_assert(CONF_DSR_NPARAMS <= CONF_PARAMS_MAX, "CONF_PARAMS_MAX");
 _Static_assert(CONF_TR_NPARAMS <= CONF_PARAMS_MAX, "CONF_PARAMS_MAX");
-
-/* ---- parameter names ----------------------------------------------------- */
-
-/* The names of ahctl dsr (userspace/ahctl/dsr.c), in attribute order. */
-#define DP(id, n)	[DSR_A_P_##id - DSR_A_P_FIRST] = n
-
-static const char *const dsr_param_names[CONF_DSR_NPARAMS] = {
-	DP(DISCOVERY_HOP_LIMIT, "discovery_hop_limit"),
-	DP(BROADCAST_JITTER_MS, "broadcast_jitter_ms"),
-	DP(ROUTE_CACHE_TIMEOUT_MS, "route_cache_timeout_ms"),
-	DP(SEND_BUFFER_TIMEOUT_MS, "send_buffer_timeout_ms"),
-	DP(SEND_BUFFER_PACKETS, "send_buffer_packets"),
-	DP(SEND_BUFFER_BYTES, "send_buffer_bytes"),
-	DP(REQUEST_TABLE_SIZE, "request_table_size"),
-	DP(REQUEST_TABLE_IDS, "request_table_ids"),
-	DP(MAX_REQUEST_REXMT, "max_request_rexmt"),
-	DP(MAX_REQUEST_PERIOD_MS, "max_request_period_ms"),
-	DP(REQUEST_PERIOD_MS, "request_period_ms"),
-	DP(NONPROP_REQUEST_TIMEOUT_MS, "nonprop_request_timeout_ms"),
-	DP(REXMT_BUFFER_SIZE, "rexmt_buffer_size"),
-	DP(MAINT_HOLDOFF_MS, "maint_holdoff_ms"),
-	DP(MAX_MAINT_REXMT, "max_maint_rexmt"),
-	DP(TRY_PASSIVE_ACKS, "try_passive_acks"),
-	DP(PASSIVE_ACK_TIMEOUT_MS, "passive_ack_timeout_ms"),
-	DP(ACK_TIMEOUT_MS, "ack_timeout_ms"),
-	DP(GRAT_REPLY_HOLDOFF_MS, "grat_reply_holdoff_ms"),
-	DP(MAX_SALVAGE_COUNT, "max_salvage_count"),
-	DP(LINK_HOLDDOWN_MS, "link_holddown_ms"),
-	DP(ROUTE_CACHE_SIZE, "route_cache_size"),
-	DP(GATEWAY, "gateway"),
-	DP(SUBNET, "subnet"),
-	DP(SUBNET_PREFIX, "subnet_prefix"),
-	DP(TIMER_MS, "timer_ms"),
-	DP(ADAPTIVE_RTO, "adaptive_rto"),
-	DP(RTO_MIN_MS, "rto_min_ms"),
-	DP(RTO_MAX_MS, "rto_max_ms"),
-	DP(QUEUE_HEURISTIC, "queue_heuristic"),
-	DP(QUEUE_THRESH, "queue_thresh"),
-	DP(QUEUE_INCR_MS, "queue_incr_ms"),
-	DP(SLAVE_QDISC, "slave_qdisc"),
-	DP(HOLD_QUEUED, "hold_queued"),
-	DP(CONGESTION_DROP, "congestion_drop"),
-};
-
-/* The names of ahctl transit (userspace/ahctl/transit.c). */
-#define TP(id, n)	[TRANSIT_A_P_##id - TRANSIT_A_P_FIRST] = n
-
-static const char *const tr_param_names[CONF_TR_NPARAMS] = {
-	TP(N_MISSES, "n_misses"),
-	TP(MARK_TIMEOUT_MS, "mark_timeout_ms"),
-	TP(PROBE_INTERVAL_MS, "probe_interval_ms"),
-	TP(PEEK_LEN, "peek_len"),
-	TP(TABLE_SIZE, "table_size"),
-	TP(KEY_PORTS, "key_ports"),
-	TP(IDLE_TIMEOUT_MS, "idle_timeout_ms"),
-};
-
-const char *conf_dsr_param_name(int attr)
-{
-	if (attr < DSR_A_P_FIRST || attr > DSR_A_P_LAST)
-		return NULL;
-	return dsr_param_names[attr - DSR_A_P_FIRST];
-}
-
-int conf_dsr_param_find(const char *name)
-{
-	int i;
-
-	for (i = 0; i < CONF_DSR_NPARAMS; i++)
-		if (dsr_param_names[i] && !strcmp(name, dsr_param_names[i]))
-			return DSR_A_P_FIRST + i;
-	return -1;
-}
-
-const char *conf_tr_param_name(int attr)
-{
-	if (attr < TRANSIT_A_P_FIRST || attr > TRANSIT_A_P_LAST)
-		return NULL;
-	return tr_param_names[attr - TRANSIT_A_P_FIRST];
-}
-
-int conf_tr_param_find(const char *name)
-{
-	int i;
-
-	for (i = 0; i < CONF_TR_NPARAMS; i++)
-		if (tr_param_names[i] && !strcmp(name, tr_param_names[i]))
-			return TRANSIT_A_P_FIRST + i;
-	return -1;
-}
 
 /* ---- parser state -------------------------------------------------------- */
 
@@ -385,7 +296,7 @@ static int dsr_subnet_param(struct parser *p, const char *v)
 
 static int dsr_param(struct parser *p, const char *key, const char *v)
 {
-	int id = conf_dsr_param_find(key);
+	int id = fam_param_find(&dsr_family, key);
 
 	if (id < 0)
 		return perr(p, "unknown DSR parameter '%s' (the names of 'ahctl dsr help')",
@@ -397,7 +308,7 @@ static int dsr_param(struct parser *p, const char *key, const char *v)
 
 static int tr_param(struct parser *p, const char *key, const char *v)
 {
-	int id = conf_tr_param_find(key);
+	int id = fam_param_find(&transit_family, key);
 
 	if (id < 0)
 		return perr(p, "unknown key '%s' in [transit] (Interface, Enable or a parameter of 'ahctl transit help')",
@@ -862,7 +773,7 @@ static int check_gateway(struct parser *p)
 			return perr_at(p, l > d->gateway_line ? l :
 				       d->gateway_line,
 				       "%s in [dsr.params] and Gateway in [dsr] (lines %u and %u): use one",
-				       conf_dsr_param_name(ids[i]), l,
+				       dsr_family.attrs[ids[i]].name, l,
 				       d->gateway_line);
 	}
 	return 0;
