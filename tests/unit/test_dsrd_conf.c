@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests for userspace/dsrd/conf.c: good files, every class of error
- * with its line, and the parameter names against ahctl's.
+ * with its line, and the parameter names of the family tables as keys.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -12,11 +12,11 @@
 
 #include <linux/ah_macfilter.h>
 
+#include "attrs.h"
 #include "conf.h"
 #include "ktap.h"
 
 #define ERRLEN	512
-#define AHCTL_DIR	"../../userspace/ahctl"
 
 /* ---- errors: each a file and the message it must give -------------------- */
 
@@ -488,72 +488,55 @@ out:
 	return ok;
 }
 
-/* ---- parameter names: the same as ahctl's -------------------------------- */
+/* ---- parameter names: those of the family tables ------------------------- */
 
-/*
- * Every name in PARAM(ID, "name"...) lines of an ahctl source file; @n
- * set to how many.  Each must be known to @find.
- */
-static bool names_in(const char *file, int (*find)(const char *),
-		     size_t *n)
+/* "[SECTION]\n...NAME = VALUE\n" parses and sets parameter @id. */
+static bool param_parses(const char *section, const char *name,
+			 const char *value, int first, int id)
 {
-	char line[512], name[64];
-	const char *q;
-	FILE *f = fopen(file, "r");
-	size_t len;
+	char in[512], err[ERRLEN];
+	struct conf *c = malloc(sizeof(*c));
+	const struct conf_params *ps;
+	bool ok = false;
 
-	*n = 0;
-	if (!f) {
-		ktap_diag("%s: cannot open", file);
+	if (!c)
 		return false;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		q = strstr(line, "PARAM(");
-		if (!q || !strchr(q, '"') || strstr(line, "#define"))
-			continue;
-		q = strchr(q, '"') + 1;
-		len = strcspn(q, "\"");
-		if (len >= sizeof(name))
-			continue;
-		memcpy(name, q, len);
-		name[len] = '\0';
-		if (find(name) < 0) {
-			ktap_diag("%s: '%s' unknown to dsrd", file, name);
-			fclose(f);
-			return false;
-		}
-		(*n)++;
-	}
-	fclose(f);
-	return true;
+	snprintf(in, sizeof(in),
+		 "[dsr]\nAddress = 10.0.0.1/24\n[%s]\n%s%s = %s\n", section,
+		 strcmp(section, "transit") ? "" : "Interface = wlan0\n", name,
+		 value);
+	if (!parse(c, in, err))
+		goto out;
+	ps = strcmp(section, "transit") ? &c->dsr.params : &c->tr[0].params;
+	ok = conf_param_has(ps, id - first);
+	if (!ok)
+		ktap_diag("%s: not set", name);
+out:
+	conf_free(c);
+	free(c);
+	return ok;
 }
 
 static bool t_dsr_names(void)
 {
-	size_t n;
 	int id;
 
-	CHECK(names_in(AHCTL_DIR "/dsr.c", conf_dsr_param_find, &n));
-	/* subnet is spelt out there (an address, not PARAM()) */
-	CHECK_EQ(n + 1, CONF_DSR_NPARAMS);
-	CHECK_EQ(conf_dsr_param_find("subnet"), DSR_A_P_SUBNET);
+	CHECK_EQ(fam_nparams(&dsr_family), CONF_DSR_NPARAMS);
 	for (id = DSR_A_P_FIRST; id <= DSR_A_P_LAST; id++)
-		CHECK(conf_dsr_param_name(id) &&
-		      conf_dsr_param_find(conf_dsr_param_name(id)) == id);
-	CHECK(!conf_dsr_param_name(DSR_A_P_LAST + 1));
+		CHECK(param_parses("dsr.params", dsr_family.attrs[id].name,
+				   id == DSR_A_P_SUBNET ? "10.0.0.0" : "1",
+				   DSR_A_P_FIRST, id));
 	return true;
 }
 
 static bool t_transit_names(void)
 {
-	size_t n;
 	int id;
 
-	CHECK(names_in(AHCTL_DIR "/transit.c", conf_tr_param_find, &n));
-	CHECK_EQ(n, CONF_TR_NPARAMS);
+	CHECK_EQ(fam_nparams(&transit_family), CONF_TR_NPARAMS);
 	for (id = TRANSIT_A_P_FIRST; id <= TRANSIT_A_P_LAST; id++)
-		CHECK(conf_tr_param_name(id) &&
-		      conf_tr_param_find(conf_tr_param_name(id)) == id);
+		CHECK(param_parses("transit", transit_family.attrs[id].name, "1",
+				   TRANSIT_A_P_FIRST, id));
 	return true;
 }
 
@@ -564,8 +547,8 @@ static const struct ktap_case fn_cases[] = {
 	{ "subnet A.B.C.D/LEN sets subnet_prefix", t_subnet_param },
 	{ "EntryFile", t_entry_file },
 	{ "conf_load", t_load },
-	{ "DSR parameter names are ahctl's", t_dsr_names },
-	{ "transit parameter names are ahctl's", t_transit_names },
+	{ "every DSR parameter of the table is a key", t_dsr_names },
+	{ "every transit parameter of the table is a key", t_transit_names },
 };
 
 int main(void)

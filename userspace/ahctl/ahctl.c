@@ -139,11 +139,21 @@ static int finish(int ret)
 	return ret;
 }
 
+int monitor_flush(void)
+{
+	if (fflush(stdout) == EOF) {
+		fprintf(stderr, PROG_NAME ": stdout: %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const struct object *o;
 	int ret;
 
+	prog_name = PROG_NAME;
 	ret = parse_options(argc, argv);
 	if (ret >= 0)
 		return finish(ret);

@@ -3,6 +3,9 @@
 #define AHCTL_H
 
 #include <stdbool.h>
+#include <stdio.h>
+
+#include "util.h"
 
 #ifndef AHCTL_VERSION
 #define AHCTL_VERSION	"0.1.0"
@@ -14,8 +17,6 @@
 #define EXIT_OK		0
 #define EXIT_ERR	1	/* failed, or the kernel said no */
 #define EXIT_USAGE	2	/* bad command line */
-
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 struct ahctl_opts {
 	bool json;
@@ -32,5 +33,8 @@ int dsr_main(int argc, char **argv);
 void dsr_help(FILE *f);
 int transit_main(int argc, char **argv);
 void transit_help(FILE *f);
+
+/* fflush(stdout) after one line of monitor output; -1 (reported) on error */
+int monitor_flush(void);
 
 #endif /* AHCTL_H */

@@ -3,9 +3,9 @@
  * ahctl dsr: configure and inspect a dsr device (Dynamic Source Routing,
  * RFC 4728) over generic netlink (see include/uapi/linux/ah_dsr.h).
  *
- * Every show and monitor command goes through one table-driven attribute
- * printer: the ABI's attributes are flat, so an attribute has one JSON key
- * (its name) and one text keyword wherever it appears.
+ * Every show and monitor command prints from the family's description
+ * (common/dsr_attrs.c): the ABI's attributes are flat, so an attribute
+ * has one JSON key (its name) and one text keyword wherever it appears.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -19,121 +19,20 @@
 #include <linux/ah_dsr.h>
 
 #include "ahctl.h"
+#include "attrs.h"
 #include "genl.h"
 #include "json.h"
-#include "maclist.h"
 #include "names.h"
 #include "parse.h"
-
-static const struct genl_family_desc dsr_family = {
-	.name = DSR_GENL_NAME,
-	.version = DSR_GENL_VERSION,
-	.module = "dsr",
-};
-
-/* Room for an address or an interface name. */
-#define STR_MAX		32
+#include "print.h"
 
 /* Show: how often to restart a dump the kernel flagged as inconsistent. */
 #define DUMP_TRIES	5
 
 /* ---- attributes ---------------------------------------------------------- */
 
-enum atype {
-	AT_NONE,	/* not printed by the generic printer */
-	AT_U32,
-	AT_MS,		/* u32 milliseconds: "Nms" in text */
-	AT_U64,
-	AT_ADDR,	/* u32 IPv4 address, network byte order */
-	AT_HOPS,	/* array of those */
-	AT_MAC,
-	AT_FLAG,
-	AT_IFINDEX,	/* u32: the device's name in text, if it has one */
-	AT_BUFFER,	/* u8 enum dsr_buffer_kind */
-	AT_BLACKLIST,	/* u8 enum dsr_blacklist_state */
-	AT_STR,
-};
-
-/* Shortest payload of each type; longer ones are fine. */
-static const int atype_len[] = {
-	[AT_U32] = 4, [AT_MS] = 4, [AT_U64] = 8, [AT_ADDR] = 4,
-	[AT_MAC] = MAC_LEN, [AT_IFINDEX] = 4, [AT_BUFFER] = 1,
-	[AT_BLACKLIST] = 1,
-};
-
-struct attr_desc {
-	const char *name;	/* JSON key: name without DSR_A_ (DSR_A_P_) */
-	const char *label;	/* keyword in text output; NULL: the name */
-	enum atype type;
-};
-
-#define PARAM(id, n)	\
-	[DSR_A_P_##id] = { .name = n, .type = AT_U32 }
-
-static const struct attr_desc attrs[DSR_A_MAX + 1] = {
-	[DSR_A_IFINDEX]		= { "ifindex", NULL, AT_U32 },
-	[DSR_A_IFNAME]		= { "ifname", NULL, AT_STR },
-	[DSR_A_DST]		= { "dst", NULL, AT_ADDR },
-	[DSR_A_HOPS]		= { "hops", "path", AT_HOPS },
-	[DSR_A_HOPCOUNT]	= { "hopcount", "hops", AT_U32 },
-	[DSR_A_AGE_MS]		= { "age_ms", "age", AT_MS },
-	[DSR_A_EXPIRES_MS]	= { "expires_ms", "expires", AT_MS },
-	[DSR_A_STATIC]		= { "static", NULL, AT_FLAG },
-	[DSR_A_EXTERNAL]	= { "external", NULL, AT_FLAG },
-	[DSR_A_ADDR]		= { "addr", NULL, AT_ADDR },
-	[DSR_A_NEXTHOP]		= { "nexthop", NULL, AT_ADDR },
-	[DSR_A_MAC]		= { "mac", "lladdr", AT_MAC },
-	[DSR_A_SLAVE]		= { "slave", "dev", AT_IFINDEX },
-	[DSR_A_RTO_MS]		= { "rto_ms", "rto", AT_MS },
-	[DSR_A_SRTT_US]		= { "srtt_us", "srtt_us", AT_U32 },
-	[DSR_A_RTTVAR_US]	= { "rttvar_us", "rttvar_us", AT_U32 },
-	[DSR_A_RTT_SAMPLES]	= { "rtt_samples", "samples", AT_U32 },
-	[DSR_A_BLACKLIST]	= { "blacklist", NULL, AT_BLACKLIST },
-	[DSR_A_TX]		= { "tx", NULL, AT_U64 },
-	[DSR_A_RETX]		= { "retx", NULL, AT_U64 },
-	[DSR_A_ACKED]		= { "acked", NULL, AT_U64 },
-	[DSR_A_BUFFER]		= { "buffer", NULL, AT_BUFFER },
-	[DSR_A_LEN]		= { "len", NULL, AT_U32 },
-	[DSR_A_TRIES]		= { "tries", NULL, AT_U32 },
-	[DSR_A_IDS]		= { "ids", NULL, AT_U32 },
-	[DSR_A_FLUSH]		= { "flush", NULL, AT_U32 },
-	[DSR_A_EVENT]		= { "event", NULL, AT_NONE },
-	PARAM(DISCOVERY_HOP_LIMIT, "discovery_hop_limit"),
-	PARAM(BROADCAST_JITTER_MS, "broadcast_jitter_ms"),
-	PARAM(ROUTE_CACHE_TIMEOUT_MS, "route_cache_timeout_ms"),
-	PARAM(SEND_BUFFER_TIMEOUT_MS, "send_buffer_timeout_ms"),
-	PARAM(SEND_BUFFER_PACKETS, "send_buffer_packets"),
-	PARAM(SEND_BUFFER_BYTES, "send_buffer_bytes"),
-	PARAM(REQUEST_TABLE_SIZE, "request_table_size"),
-	PARAM(REQUEST_TABLE_IDS, "request_table_ids"),
-	PARAM(MAX_REQUEST_REXMT, "max_request_rexmt"),
-	PARAM(MAX_REQUEST_PERIOD_MS, "max_request_period_ms"),
-	PARAM(REQUEST_PERIOD_MS, "request_period_ms"),
-	PARAM(NONPROP_REQUEST_TIMEOUT_MS, "nonprop_request_timeout_ms"),
-	PARAM(REXMT_BUFFER_SIZE, "rexmt_buffer_size"),
-	PARAM(MAINT_HOLDOFF_MS, "maint_holdoff_ms"),
-	PARAM(MAX_MAINT_REXMT, "max_maint_rexmt"),
-	PARAM(TRY_PASSIVE_ACKS, "try_passive_acks"),
-	PARAM(PASSIVE_ACK_TIMEOUT_MS, "passive_ack_timeout_ms"),
-	PARAM(ACK_TIMEOUT_MS, "ack_timeout_ms"),
-	PARAM(GRAT_REPLY_HOLDOFF_MS, "grat_reply_holdoff_ms"),
-	PARAM(MAX_SALVAGE_COUNT, "max_salvage_count"),
-	PARAM(LINK_HOLDDOWN_MS, "link_holddown_ms"),
-	PARAM(ROUTE_CACHE_SIZE, "route_cache_size"),
-	PARAM(GATEWAY, "gateway"),
-	[DSR_A_P_SUBNET]	= { "subnet", NULL, AT_ADDR },
-	PARAM(SUBNET_PREFIX, "subnet_prefix"),
-	PARAM(TIMER_MS, "timer_ms"),
-	PARAM(ADAPTIVE_RTO, "adaptive_rto"),
-	PARAM(RTO_MIN_MS, "rto_min_ms"),
-	PARAM(RTO_MAX_MS, "rto_max_ms"),
-	PARAM(QUEUE_HEURISTIC, "queue_heuristic"),
-	PARAM(QUEUE_THRESH, "queue_thresh"),
-	PARAM(QUEUE_INCR_MS, "queue_incr_ms"),
-	PARAM(SLAVE_QDISC, "slave_qdisc"),
-	PARAM(HOLD_QUEUED, "hold_queued"),
-	PARAM(CONGESTION_DROP, "congestion_drop"),
-};
+/* The description of attribute @id (common/dsr_attrs.c) */
+#define ATTR(id)	(&dsr_family.attrs[id])
 
 static const struct flush_name {
 	const char *name;
@@ -151,160 +50,27 @@ static const char *event_name(uint8_t ev)
 	return NAME_OF(dsr_event_names, ev);
 }
 
-static const char *buffer_name(uint8_t kind)
-{
-	return NAME_OF(dsr_buffer_names, kind);
-}
-
 static bool is_param(int id)
 {
-	return id >= DSR_A_P_FIRST && id <= DSR_A_P_LAST && attrs[id].name;
-}
-
-/* The attribute is one we print and long enough for its type. */
-static bool attr_ok(int id, const struct nlattr *a)
-{
-	const struct attr_desc *d = &attrs[id];
-
-	if (!a || !d->name || d->type == AT_NONE)
-		return false;
-	if ((size_t)d->type < ARRAY_SIZE(atype_len) &&
-	    nla_len(a) < atype_len[d->type])
-		return false;
-	return true;
-}
-
-static uint32_t get_u32(const struct nlattr *a)
-{
-	uint32_t v;
-
-	memcpy(&v, nla_data(a), sizeof(v));
-	return v;
-}
-
-/* Writes the dotted quad of @be (network byte order) into @buf. */
-static const char *addr_format(uint32_t be, char buf[INET_ADDRSTRLEN])
-{
-	struct in_addr in = { .s_addr = be };
-
-	return inet_ntop(AF_INET, &in, buf, INET_ADDRSTRLEN) ? buf : "?";
-}
-
-static size_t hops_count(const struct nlattr *a)
-{
-	return (size_t)nla_len(a) / sizeof(uint32_t);
-}
-
-static uint32_t hop(const struct nlattr *a, size_t i)
-{
-	uint32_t v;
-
-	memcpy(&v, (const char *)nla_data(a) + i * sizeof(v), sizeof(v));
-	return v;
+	return id >= DSR_A_P_FIRST && id <= DSR_A_P_LAST;
 }
 
 /* ---- text output --------------------------------------------------------- */
 
-/* Text only: the value without its keyword, "never" for 0. */
-#define C_BARE		(1 << 0)
-#define C_NEVER		(1 << 1)
-
 /* One field of a row of a show command. */
 struct col {
 	int id;
-	unsigned int flags;
+	unsigned int flags;	/* print.h's P_* */
 	const char *label;	/* text keyword; NULL: the attribute's */
 };
-
-/* Print a space unless this is the first field on the line. */
-static void text_sep(bool *first)
-{
-	if (!*first)
-		putchar(' ');
-	*first = false;
-}
-
-/* "[label ]value" of attribute @id; false if not printed. */
-static bool text_attr(int id, const struct nlattr *a, unsigned int flags,
-		      const char *label, bool *first)
-{
-	const struct attr_desc *d = &attrs[id];
-	char buf[STR_MAX];
-	char mac[MAC_STR_LEN];
-	uint8_t u8;
-	uint32_t v;
-	size_t i, n;
-
-	if (!attr_ok(id, a))
-		return false;
-	if (!label)
-		label = d->label ? d->label : d->name;
-	if (d->type == AT_HOPS && !hops_count(a))
-		return false;
-	text_sep(first);
-	if (d->type == AT_FLAG) {
-		fputs(label, stdout);
-		return true;
-	}
-	if (!(flags & C_BARE))
-		printf("%s ", label);
-	switch (d->type) {
-	case AT_U32:
-		printf("%" PRIu32, get_u32(a));
-		break;
-	case AT_MS:
-		v = get_u32(a);
-		if (!v && (flags & C_NEVER))
-			fputs("never", stdout);
-		else
-			printf("%" PRIu32 "ms", v);
-		break;
-	case AT_U64:
-		printf("%" PRIu64, nla_get_u64(a));
-		break;
-	case AT_ADDR:
-		fputs(addr_format(get_u32(a), buf), stdout);
-		break;
-	case AT_HOPS:
-		n = hops_count(a);
-		for (i = 0; i < n; i++)
-			printf("%s%s", i ? " " : "",
-			       addr_format(hop(a, i), buf));
-		break;
-	case AT_MAC:
-		fputs(mac_format(nla_data(a), mac), stdout);
-		break;
-	case AT_IFINDEX:
-		v = get_u32(a);
-		if (if_indextoname(v, buf))
-			fputs(buf, stdout);
-		else
-			printf("%" PRIu32, v);
-		break;
-	case AT_BUFFER:
-		u8 = nla_get_u8(a);
-		fputs(buffer_name(u8), stdout);
-		break;
-	case AT_BLACKLIST:
-		fputs(NAME_OF(dsr_blacklist_names, nla_get_u8(a)), stdout);
-		break;
-	case AT_STR:
-		nla_strlcpy(buf, a, sizeof(buf));
-		fputs(buf, stdout);
-		break;
-	default:
-		break;
-	}
-	return true;
-}
 
 static void text_row(const struct col *cols, struct nlattr **tb)
 {
 	bool first = true;
 
 	for (; cols->id; cols++)
-		text_attr(cols->id, tb[cols->id], cols->flags, cols->label,
-			  &first);
+		attr_text(ATTR(cols->id), tb[cols->id], cols->flags,
+			  cols->label, &first);
 	if (!first)
 		putchar('\n');
 }
@@ -313,53 +79,10 @@ static void text_row(const struct col *cols, struct nlattr **tb)
 
 static void json_attr(struct json *j, int id, const struct nlattr *a)
 {
-	const struct attr_desc *d = &attrs[id];
-	char buf[STR_MAX];
-	char mac[MAC_STR_LEN];
-	size_t i, n;
-
-	if (!attr_ok(id, a))
+	if (!attr_valid(ATTR(id), a))
 		return;
-	json_key(j, d->name);
-	switch (d->type) {
-	case AT_U32:
-	case AT_MS:
-	case AT_IFINDEX:
-		json_u64(j, get_u32(a));
-		break;
-	case AT_U64:
-		json_u64(j, nla_get_u64(a));
-		break;
-	case AT_ADDR:
-		json_str(j, addr_format(get_u32(a), buf));
-		break;
-	case AT_HOPS:
-		n = hops_count(a);
-		json_arr_open(j);
-		for (i = 0; i < n; i++)
-			json_str(j, addr_format(hop(a, i), buf));
-		json_arr_close(j);
-		break;
-	case AT_MAC:
-		json_str(j, mac_format(nla_data(a), mac));
-		break;
-	case AT_FLAG:
-		json_bool(j, true);
-		break;
-	case AT_BUFFER:
-		json_str(j, buffer_name(nla_get_u8(a)));
-		break;
-	case AT_BLACKLIST:
-		json_str(j, NAME_OF(dsr_blacklist_names, nla_get_u8(a)));
-		break;
-	case AT_STR:
-		nla_strlcpy(buf, a, sizeof(buf));
-		json_str(j, buf);
-		break;
-	default:
-		json_u64(j, 0);
-		break;
-	}
+	json_key(j, ATTR(id)->name);
+	attr_json_value(j, ATTR(id), a);
 }
 
 /* A row's flags are always there, false when the kernel left them out. */
@@ -368,8 +91,8 @@ static void json_row(struct json *j, const struct col *cols,
 {
 	json_obj_open(j);
 	for (; cols->id; cols++) {
-		if (attrs[cols->id].type == AT_FLAG && !tb[cols->id]) {
-			json_key(j, attrs[cols->id].name);
+		if (ATTR(cols->id)->type == AT_FLAG && !tb[cols->id]) {
+			json_key(j, ATTR(cols->id)->name);
 			json_bool(j, false);
 		} else {
 			json_attr(j, cols->id, tb[cols->id]);
@@ -380,11 +103,11 @@ static void json_row(struct json *j, const struct col *cols,
 
 /* What a row of each show command prints, in this order. */
 #define COL(a)		{ .id = DSR_A_##a }
-#define BARE(a)		{ .id = DSR_A_##a, .flags = C_BARE }
+#define BARE(a)		{ .id = DSR_A_##a, .flags = P_BARE }
 
 static const struct col route_cols[] = {
 	BARE(DST), COL(HOPCOUNT), COL(HOPS), COL(AGE_MS),
-	{ .id = DSR_A_EXPIRES_MS, .flags = C_NEVER },
+	{ .id = DSR_A_EXPIRES_MS, .flags = P_NEVER },
 	COL(STATIC), COL(EXTERNAL), { .id = 0 },
 };
 
@@ -507,7 +230,7 @@ static void param_names(FILE *f, const char *indent)
 	for (id = DSR_A_P_FIRST; id <= DSR_A_P_LAST; id++) {
 		if (!is_param(id))
 			continue;
-		len = strlen(attrs[id].name);
+		len = strlen(ATTR(id)->name);
 		if (col && col + len + 2 > 78) {
 			fputs(",\n", f);
 			col = 0;
@@ -519,7 +242,7 @@ static void param_names(FILE *f, const char *indent)
 			fputs(indent, f);
 			col = strlen(indent);
 		}
-		fputs(attrs[id].name, f);
+		fputs(ATTR(id)->name, f);
 		col += len;
 	}
 	fputc('\n', f);
@@ -585,7 +308,7 @@ static int set_attr(const struct ds_cmd *c, struct dsr_args *a, int id,
 		    uint32_t v)
 {
 	if (a->has[id])
-		return usage_err(c, "'%s' given twice", attrs[id].name);
+		return usage_err(c, "'%s' given twice", ATTR(id)->name);
 	a->has[id] = true;
 	a->val[id] = v;
 	return 0;
@@ -629,16 +352,6 @@ bad:
 			 s);
 }
 
-static int param_find(const char *name)
-{
-	int id;
-
-	for (id = DSR_A_P_FIRST; id <= DSR_A_P_LAST; id++)
-		if (is_param(id) && !strcmp(name, attrs[id].name))
-			return id;
-	return -1;
-}
-
 static int parse_param_set(const struct ds_cmd *c, int argc, char **argv,
 			   struct dsr_args *a)
 {
@@ -650,7 +363,7 @@ static int parse_param_set(const struct ds_cmd *c, int argc, char **argv,
 	if (!argc)
 		return usage_err(c, "nothing to set (NAME VALUE ...)");
 	for (i = 0; i < argc; i += 2) {
-		id = param_find(argv[i]);
+		id = fam_param_find(&dsr_family, argv[i]);
 		if (id < 0) {
 			fprintf(stderr, PROG_NAME ": dsr %s: unknown parameter '%s'; one of:\n",
 				c->name, argv[i]);
@@ -800,7 +513,7 @@ static int do_change(const struct ds_cmd *c, const struct dsr_args *a)
 	struct genl g;
 	int ret = EXIT_ERR;
 
-	if (genl_open(&g, opts.netns, &dsr_family))
+	if (genl_open(&g, opts.netns, &dsr_family.desc))
 		return EXIT_ERR;
 	msg = dsr_msg(&g, c->genl_cmd, 0, a);
 	if (msg && !genl_request(&g, msg, NULL, NULL))
@@ -896,7 +609,7 @@ static void params_print(struct genl *g, struct replies *r)
 			json_attr(&j, id, tb[id]);
 		} else {
 			first = true;
-			if (text_attr(id, tb[id], 0, NULL, &first))
+			if (attr_text(ATTR(id), tb[id], 0, NULL, &first))
 				putchar('\n');
 		}
 	}
@@ -910,7 +623,7 @@ static int do_params(const struct ds_cmd *c, const struct dsr_args *a)
 	struct replies r = { .g = &g };
 	int ret = EXIT_ERR;
 
-	if (genl_open(&g, opts.netns, &dsr_family))
+	if (genl_open(&g, opts.netns, &dsr_family.desc))
 		return EXIT_ERR;
 	if (!query(c, a, 0, &r)) {
 		params_print(&g, &r);
@@ -950,7 +663,7 @@ static int do_dump(const struct ds_cmd *c, const struct dsr_args *a)
 	struct replies r = { .g = &g };
 	int ret = EXIT_ERR;
 
-	if (genl_open(&g, opts.netns, &dsr_family))
+	if (genl_open(&g, opts.netns, &dsr_family.desc))
 		return EXIT_ERR;
 	if (!query(c, a, NLM_F_DUMP, &r)) {
 		rows_print(c, &g, &r);
@@ -963,35 +676,6 @@ static int do_dump(const struct ds_cmd *c, const struct dsr_args *a)
 
 /* ---- monitor ------------------------------------------------------------- */
 
-/* The event and the device, then whatever else came, in attribute order. */
-static void print_event_text(uint8_t ev, struct nlattr **tb)
-{
-	bool first = false;
-	int id;
-
-	fputs(event_name(ev), stdout);
-	if (!text_attr(DSR_A_IFNAME, tb[DSR_A_IFNAME], C_BARE, NULL, &first))
-		text_attr(DSR_A_IFINDEX, tb[DSR_A_IFINDEX], 0, NULL, &first);
-	for (id = 1; id <= DSR_A_MAX; id++)
-		if (id != DSR_A_IFNAME && id != DSR_A_IFINDEX)
-			text_attr(id, tb[id], 0, NULL, &first);
-	putchar('\n');
-}
-
-/* One object per line, also with -p. */
-static void print_event_json(uint8_t ev, struct nlattr **tb)
-{
-	struct json j;
-	int id;
-
-	json_init(&j, stdout, false);
-	json_obj_open(&j);
-	json_kv_str(&j, "event", event_name(ev));
-	for (id = 1; id <= DSR_A_MAX; id++)
-		json_attr(&j, id, tb[id]);
-	json_obj_close(&j);
-}
-
 static int monitor_cb(struct nl_msg *msg, void *arg)
 {
 	struct nlattr *tb[DSR_A_MAX + 1];
@@ -1001,22 +685,15 @@ static int monitor_cb(struct nl_msg *msg, void *arg)
 	if (genl_parse(g, msg, &cmd, tb, DSR_A_MAX) || cmd != DSR_CMD_EVENT)
 		return 0;
 	attr_u8(tb[DSR_A_EVENT], &ev);
-	if (opts.json)
-		print_event_json(ev, tb);
-	else
-		print_event_text(ev, tb);
-	return monitor_flush();
+	return monitor_print(&dsr_family, event_name(ev), tb);
 }
 
 static int do_monitor(const struct ds_cmd *c, const struct dsr_args *a)
 {
-	static const char *const groups[] = {
-		DSR_MCGRP_CONFIG, DSR_MCGRP_EVENTS, NULL
-	};
-
 	(void)c;
 	(void)a;
-	return genl_monitor(opts.netns, &dsr_family, groups, monitor_cb);
+	return genl_monitor(opts.netns, &dsr_family.desc, dsr_family.groups,
+			    monitor_cb) ? EXIT_ERR : EXIT_OK;
 }
 
 /* ---- entry point ------------------------------------------------------- */

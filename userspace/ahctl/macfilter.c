@@ -17,21 +17,15 @@
 #include <linux/ah_macfilter.h>
 
 #include "ahctl.h"
+#include "attrs.h"
 #include "genl.h"
 #include "json.h"
 #include "maclist.h"
 #include "mfreq.h"
 #include "names.h"
 #include "parse.h"
+#include "print.h"
 #include "trace.h"
-
-static const struct genl_family_desc macfilter_family = {
-	.name = MACFILTER_GENL_NAME,
-	.version = MACFILTER_GENL_VERSION,
-	.module = "macfilter",
-};
-
-/* Netlink attributes are at most this long (nla_len is 16 bits). */
 
 /* Show: how often to restart a dump the kernel flagged as inconsistent. */
 #define DUMP_TRIES	5
@@ -332,7 +326,7 @@ static int do_simple(const struct mf_cmd *c, const struct mf_args *a)
 	struct genl g;
 	int ret = EXIT_ERR;
 
-	if (genl_open(&g, opts.netns, &macfilter_family))
+	if (genl_open(&g, opts.netns, &macfilter_family.desc))
 		return EXIT_ERR;
 	msg = mf_msg(&g, c->genl_cmd, 0, a, 0);
 	if (msg && !genl_request(&g, msg, NULL, NULL))
@@ -388,7 +382,7 @@ static int do_load(const struct mf_cmd *c, const struct mf_args *a)
 	/* Nothing goes to the kernel unless the whole file is good. */
 	if (read_list(a->file, &list))
 		return EXIT_ERR;
-	if (genl_open(&g, opts.netns, &macfilter_family))
+	if (genl_open(&g, opts.netns, &macfilter_family.desc))
 		goto out_list;
 	msg = mf_msg(&g, c->genl_cmd, 0, a, mfreq_msg_size(list.count));
 	if (!msg)
@@ -526,7 +520,7 @@ static int do_replay(const struct mf_cmd *c, const struct mf_args *args)
 		fprintf(stderr, PROG_NAME ": out of memory\n");
 		goto out_trace;
 	}
-	if (genl_open(&g, opts.netns, &macfilter_family))
+	if (genl_open(&g, opts.netns, &macfilter_family.desc))
 		goto out_trace;
 	t0 = mono_ns();
 	for (i = 0; i < t.count; i++) {
@@ -786,7 +780,7 @@ static int do_show(const struct mf_cmd *c, const struct mf_args *a)
 	int tries, r = -1;
 
 	(void)c;
-	if (genl_open(&g, opts.netns, &macfilter_family))
+	if (genl_open(&g, opts.netns, &macfilter_family.desc))
 		return EXIT_ERR;
 	s.g = &g;
 	for (tries = 0; tries < DUMP_TRIES; tries++) {
@@ -806,84 +800,6 @@ static int do_show(const struct mf_cmd *c, const struct mf_args *a)
 
 /* ---- monitor ------------------------------------------------------------- */
 
-static void print_event_text(uint8_t cmd, struct nlattr **tb)
-{
-	char name[IFNAMSIZ], mac_str[MAC_STR_LEN];
-	unsigned char mac[MAC_LEN];
-	uint32_t u32;
-	uint64_t u64;
-	uint8_t u8;
-
-	printf("%s", event_name(cmd));
-	if (attr_str(tb[MACFILTER_A_IFNAME], name, sizeof(name)))
-		printf(" %s", name);
-	else if (attr_u32(tb[MACFILTER_A_IFINDEX], &u32))
-		printf(" ifindex %" PRIu32, u32);
-	if (attr_u8(tb[MACFILTER_A_MODE], &u8))
-		printf(" mode %s", mode_name(u8));
-	if (attr_u32(tb[MACFILTER_A_MAX_ENTRIES], &u32))
-		printf(" max_entries %" PRIu32, u32);
-	if (attr_u32(tb[MACFILTER_A_COUNT], &u32))
-		printf(" count %" PRIu32, u32);
-	if (attr_bin(tb[MACFILTER_A_MAC], mac, MAC_LEN))
-		printf(" %s", mac_format(mac, mac_str));
-	if (attr_u8(tb[MACFILTER_A_LOSS], &u8))
-		printf(" loss %u", u8);
-	if (attr_u64(tb[MACFILTER_A_DROPPED], &u64))
-		printf(" dropped %" PRIu64, u64);
-	if (attr_u64(tb[MACFILTER_A_SEEN], &u64))
-		printf(" seen %" PRIu64, u64);
-	if (attr_u64(tb[MACFILTER_A_PASSED], &u64))
-		printf(" passed %" PRIu64, u64);
-	putchar('\n');
-}
-
-static void json_attr_u64(struct json *j, const char *key,
-			  const struct nlattr *a)
-{
-	uint64_t v;
-
-	if (attr_u64(a, &v))
-		json_kv_u64(j, key, v);
-}
-
-static void json_attr_u32(struct json *j, const char *key,
-			  const struct nlattr *a)
-{
-	uint32_t v;
-
-	if (attr_u32(a, &v))
-		json_kv_u64(j, key, v);
-}
-
-/* One object per line, also with -p. */
-static void print_event_json(uint8_t cmd, struct nlattr **tb)
-{
-	char name[IFNAMSIZ], mac_str[MAC_STR_LEN];
-	unsigned char mac[MAC_LEN];
-	struct json j;
-	uint8_t u8;
-
-	json_init(&j, stdout, false);
-	json_obj_open(&j);
-	json_kv_str(&j, "event", event_name(cmd));
-	json_attr_u32(&j, "ifindex", tb[MACFILTER_A_IFINDEX]);
-	if (attr_str(tb[MACFILTER_A_IFNAME], name, sizeof(name)))
-		json_kv_str(&j, "ifname", name);
-	if (attr_u8(tb[MACFILTER_A_MODE], &u8))
-		json_kv_str(&j, "mode", mode_name(u8));
-	json_attr_u32(&j, "max_entries", tb[MACFILTER_A_MAX_ENTRIES]);
-	json_attr_u32(&j, "count", tb[MACFILTER_A_COUNT]);
-	if (attr_bin(tb[MACFILTER_A_MAC], mac, MAC_LEN))
-		json_kv_str(&j, "mac", mac_format(mac, mac_str));
-	if (attr_u8(tb[MACFILTER_A_LOSS], &u8))
-		json_kv_u64(&j, "loss", u8);
-	json_attr_u64(&j, "dropped", tb[MACFILTER_A_DROPPED]);
-	json_attr_u64(&j, "seen", tb[MACFILTER_A_SEEN]);
-	json_attr_u64(&j, "passed", tb[MACFILTER_A_PASSED]);
-	json_obj_close(&j);
-}
-
 static int monitor_cb(struct nl_msg *msg, void *arg)
 {
 	struct nlattr *tb[MACFILTER_A_MAX + 1];
@@ -892,20 +808,16 @@ static int monitor_cb(struct nl_msg *msg, void *arg)
 
 	if (genl_parse(g, msg, &cmd, tb, MACFILTER_A_MAX))
 		return 0;
-	if (opts.json)
-		print_event_json(cmd, tb);
-	else
-		print_event_text(cmd, tb);
-	return monitor_flush();
+	return monitor_print(&macfilter_family, event_name(cmd), tb);
 }
 
 static int do_monitor(const struct mf_cmd *c, const struct mf_args *a)
 {
-	static const char *const groups[] = { MACFILTER_MCGRP_CONFIG, NULL };
-
 	(void)c;
 	(void)a;
-	return genl_monitor(opts.netns, &macfilter_family, groups, monitor_cb);
+	return genl_monitor(opts.netns, &macfilter_family.desc,
+			    macfilter_family.groups, monitor_cb) ?
+	       EXIT_ERR : EXIT_OK;
 }
 
 /* ---- entry point ------------------------------------------------------- */

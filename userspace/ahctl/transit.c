@@ -6,9 +6,9 @@
  * include/uapi/linux/ah_transit.h).
  *
  * The ABI's attributes are flat, so each has one JSON key (its name) and
- * one text keyword wherever it appears.  Every reply and notification is
- * decoded into a struct row, values by attribute number, and printed from
- * there by one field printer (show, flows and monitor alike).
+ * one text keyword wherever it appears: both come from the family's
+ * description (common/transit_attrs.c), as the parameters' names,
+ * defaults and ranges do.
  */
 #include <arpa/inet.h>
 #include <inttypes.h>
@@ -21,16 +21,12 @@
 #include <linux/ah_transit.h>
 
 #include "ahctl.h"
+#include "attrs.h"
 #include "genl.h"
 #include "json.h"
 #include "names.h"
 #include "parse.h"
-
-static const struct genl_family_desc transit_family = {
-	.name = TRANSIT_GENL_NAME,
-	.version = TRANSIT_GENL_VERSION,
-	.module = "orinoco_transit",
-};
+#include "print.h"
 
 /* show, flows: how often to restart a dump the kernel flagged. */
 #define DUMP_TRIES	5
@@ -40,153 +36,37 @@ static const struct genl_family_desc transit_family = {
 
 /* ---- attributes ---------------------------------------------------------- */
 
-enum vtype {
-	V_NONE,		/* not decoded */
-	V_U8,
-	V_U16,
-	V_U32,
-	V_U64,
-	V_MS,		/* u32 milliseconds: "Nms" in text */
-	V_BOOL,		/* u8 0/1: true/false in JSON */
-	V_ADDR,		/* u32 IPv4 address, network byte order */
-	V_PROTO,	/* u8 IP protocol: its name in text */
-	V_STATE,	/* u8 enum transit_state: its name */
-	V_FLUSH,	/* u32 enum transit_flush: its name in text */
-	V_STR,
-	__V_MAX,
-};
+/* The description of attribute @id (common/transit_attrs.c) */
+#define ATTR(id)	(&transit_family.attrs[id])
 
-/* Payload read (and the least accepted) for each type; 0: a string. */
-static const unsigned char vtype_len[__V_MAX] = {
-	[V_U8] = 1, [V_U16] = 2, [V_U32] = 4, [V_U64] = 8, [V_MS] = 4,
-	[V_BOOL] = 1, [V_ADDR] = 4, [V_PROTO] = 1, [V_STATE] = 1,
-	[V_FLUSH] = 4,
-};
-
-struct tattr {
-	const char *name;	/* JSON key: the name without TRANSIT_A_(P_) */
-	const char *label;	/* text keyword; NULL: the name */
-	enum vtype type;
-	uint32_t def;		/* parameters: the default on attach */
-	const char *range;	/* parameters: what the kernel accepts */
-};
-
-#define PARAM(id, n, r)							\
-	[TRANSIT_A_P_##id] = { .name = n, .type = V_U32,		\
-			       .def = TRANSIT_DEFAULT_##id, .range = r }
-#define TOTAL(id, n)	\
-	[TRANSIT_A_##id] = { .name = n, .type = V_U64 }
-
-static const struct tattr tattrs[TRANSIT_A_MAX + 1] = {
-	[TRANSIT_A_IFINDEX]	= { .name = "ifindex", .type = V_U32 },
-	[TRANSIT_A_IFNAME]	= { .name = "ifname", .type = V_STR },
-	[TRANSIT_A_ENABLE]	= { .name = "enable", .type = V_BOOL },
-	[TRANSIT_A_FLUSH]	= { .name = "flush", .type = V_FLUSH },
-	PARAM(N_MISSES, "n_misses", "1..64"),
-	PARAM(MARK_TIMEOUT_MS, "mark_timeout_ms", "1..10000"),
-	PARAM(PROBE_INTERVAL_MS, "probe_interval_ms",
-	      "100..3600000, above mark_timeout_ms"),
-	PARAM(PEEK_LEN, "peek_len", "34..128"),
-	PARAM(TABLE_SIZE, "table_size", "16..65536"),
-	PARAM(KEY_PORTS, "key_ports", "0 or 1; 1 needs peek_len >= 38"),
-	PARAM(IDLE_TIMEOUT_MS, "idle_timeout_ms",
-	      "above mark_timeout_ms, at most 86400000"),
-	[TRANSIT_A_FLOWS]	= { .name = "flows", .type = V_U32 },
-	TOTAL(PIO_BYTES_SAVED, "pio_bytes_saved"),
-	TOTAL(EARLY_DROPS, "early_drops"),
-	TOTAL(FALSE_POSITIVES, "false_positives"),
-	TOTAL(FALSE_NEGATIVES, "false_negatives"),
-	TOTAL(PASSES, "passes"),
-	TOTAL(EVICTIONS, "evictions"),
-	TOTAL(MARKS, "marks"),
-	TOTAL(MISSES, "misses"),
-	TOTAL(PROBES, "probes"),
-	[TRANSIT_A_SADDR]	= { .name = "saddr", .type = V_ADDR },
-	[TRANSIT_A_DADDR]	= { .name = "daddr", .label = "to",
-				    .type = V_ADDR },
-	[TRANSIT_A_PROTO]	= { .name = "proto", .type = V_PROTO },
-	[TRANSIT_A_SPORT]	= { .name = "sport", .type = V_U16 },
-	[TRANSIT_A_DPORT]	= { .name = "dport", .type = V_U16 },
-	[TRANSIT_A_STATE]	= { .name = "state", .type = V_STATE },
-	TOTAL(PKTS, "pkts"),
-	TOTAL(BYTES, "bytes"),
-	TOTAL(DROPPED, "dropped"),
-	[TRANSIT_A_IDLE_MS]	= { .name = "idle_ms", .label = "idle",
-				    .type = V_MS },
-};
-
-_Static_assert(TRANSIT_A_MAX < 64, "struct row keeps a 64-bit mask");
-
-static const struct {
-	const char *name;
-	uint32_t bits;
-} flush_names[] = {
-	{ "flows", TRANSIT_FLUSH_FLOWS },
-	{ "counters", TRANSIT_FLUSH_COUNTERS },
-	{ "all", TRANSIT_FLUSH_ALL },
-};
-
-/* IP protocols named in text output; the others print as numbers. */
-static const struct {
-	uint8_t num;
-	const char *name;
-} proto_names[] = {
-	{ 1, "icmp" }, { 2, "igmp" }, { 6, "tcp" }, { 17, "udp" },
-	{ 47, "gre" }, { 48, "dsr" }, { 50, "esp" }, { 51, "ah" },
-	{ 132, "sctp" },
-};
-
-/* The attribute number of parameter @name, or -1. */
-static int param_find(const char *name)
+/* The flush names, by their bits: "flows", "counters", "all" */
+static int flush_find(const char *s)
 {
-	int id;
+	size_t i;
 
-	for (id = TRANSIT_A_P_FIRST; id <= TRANSIT_A_P_LAST; id++)
-		if (!strcmp(name, tattrs[id].name))
-			return id;
+	for (i = 0; i < ARRAY_SIZE(tr_flush_names); i++)
+		if (tr_flush_names[i] && !strcmp(s, tr_flush_names[i]))
+			return (int)i;
 	return -1;
 }
 
 /* ---- decoding ------------------------------------------------------------ */
 
-/* One message: the attributes it had (bit @id of @has) and their values. */
+/* One reply or notification: its attributes, valid while @msg is held. */
 struct row {
-	uint64_t has;
-	uint64_t v[TRANSIT_A_MAX + 1];
-	char ifname[IFNAMSIZ];
+	struct nl_msg *msg;
+	struct nlattr *tb[TRANSIT_A_MAX + 1];
 };
 
+/* Attributes too short for their type, or unknown, are left out. */
 static bool row_has(const struct row *r, int id)
 {
-	return r->has >> id & 1;
+	return attr_valid(ATTR(id), r->tb[id]);
 }
 
-/* Attributes too short for their type, or unknown, are left out. */
-static void row_decode(struct row *r, struct nlattr **tb)
+static uint64_t row_val(const struct row *r, int id)
 {
-	const struct nlattr *a;
-	int id, len;
-
-	memset(r, 0, sizeof(*r));
-	for (id = 1; id <= TRANSIT_A_MAX; id++) {
-		a = tb[id];
-		if (!a || tattrs[id].type == V_NONE)
-			continue;
-		len = vtype_len[tattrs[id].type];
-		if (nla_len(a) < len)
-			continue;
-		if (len == 1)
-			r->v[id] = nla_get_u8(a);
-		else if (len == 2)
-			r->v[id] = nla_get_u16(a);
-		else if (len == 4)
-			r->v[id] = nla_get_u32(a);
-		else if (len == 8)
-			attr_u64(a, &r->v[id]);
-		else
-			attr_str(a, r->ifname, sizeof(r->ifname));
-		r->has |= 1ULL << id;
-	}
+	return row_has(r, id) ? attr_uint(ATTR(id), r->tb[id]) : 0;
 }
 
 /* ---- output -------------------------------------------------------------- */
@@ -197,114 +77,37 @@ struct out {
 	bool first;		/* text: nothing on the line yet */
 };
 
-#define F_BARE		(1 << 0)	/* text: the value without its keyword */
-#define F_NONZERO	(1 << 1)	/* text: left out when 0 */
-
-static const char *proto_str(uint64_t v, char *buf, size_t size)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(proto_names); i++)
-		if (proto_names[i].num == v)
-			return proto_names[i].name;
-	snprintf(buf, size, "%" PRIu64, v);
-	return buf;
-}
-
-static const char *flush_str(uint64_t v, char *buf, size_t size)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(flush_names); i++)
-		if (flush_names[i].bits == v)
-			return flush_names[i].name;
-	snprintf(buf, size, "%#" PRIx64, v);
-	return buf;
-}
-
-/* Values that are strings in text and in JSON; NULL for the others. */
-static const char *str_value(const struct row *r, int id,
-			     char buf[INET_ADDRSTRLEN])
-{
-	struct in_addr in;
-
-	switch (tattrs[id].type) {
-	case V_STR:
-		return r->ifname;
-	case V_ADDR:
-		in.s_addr = (uint32_t)r->v[id];
-		return inet_ntop(AF_INET, &in, buf, INET_ADDRSTRLEN) ? buf :
-		       "?";
-	case V_STATE:
-		return NAME_OF(tr_state_names, r->v[id]);
-	default:
-		return NULL;
-	}
-}
-
-static void put_json(struct json *j, const struct row *r, int id)
-{
-	char buf[INET_ADDRSTRLEN];
-	const char *s = str_value(r, id, buf);
-
-	json_key(j, tattrs[id].name);
-	if (s)
-		json_str(j, s);
-	else if (tattrs[id].type == V_BOOL)
-		json_bool(j, r->v[id]);
-	else
-		json_u64(j, r->v[id]);
-}
-
-static void put_text(struct out *o, const struct row *r, int id,
-		     unsigned int flags)
-{
-	const struct tattr *t = &tattrs[id];
-	uint64_t v = r->v[id];
-	char buf[32];
-	const char *s = str_value(r, id, buf);
-
-	if ((flags & F_NONZERO) && !v)
-		return;
-	if (!s && t->type == V_PROTO) {
-		s = proto_str(v, buf, sizeof(buf));
-	} else if (!s && t->type == V_FLUSH) {
-		s = flush_str(v, buf, sizeof(buf));
-	} else if (!s) {
-		snprintf(buf, sizeof(buf), "%" PRIu64 "%s", v,
-			 t->type == V_MS ? "ms" : "");
-		s = buf;
-	}
-	if (!o->first)
-		putchar(' ');
-	o->first = false;
-	if (!(flags & F_BARE))
-		printf("%s ", t->label ? t->label : t->name);
-	fputs(s, stdout);
-}
-
-/* Field @id of @r, if the kernel sent it. */
+/* Field @id of @r, if the kernel sent it; @flags: print.h's P_*. */
 static void put(struct out *o, const struct row *r, int id,
 		unsigned int flags)
 {
 	if (!row_has(r, id))
 		return;
-	if (o->j)
-		put_json(o->j, r, id);
-	else
-		put_text(o, r, id, flags);
+	if (o->j) {
+		json_key(o->j, ATTR(id)->name);
+		attr_json_value(o->j, ATTR(id), r->tb[id]);
+	} else {
+		attr_text(ATTR(id), r->tb[id], flags, NULL, &o->first);
+	}
+}
+
+static const char *ifname_of(const struct row *r, char buf[IFNAMSIZ])
+{
+	nla_strlcpy(buf, r->tb[TRANSIT_A_IFNAME], IFNAMSIZ);
+	return buf;
 }
 
 /* A device: "DEV: enable E flows N", then one "\tNAME VALUE" per line. */
 static void dev_text(const struct row *r)
 {
 	struct out o = { .first = false };
+	char ifname[IFNAMSIZ];
 	int id;
 
 	if (row_has(r, TRANSIT_A_IFNAME))
-		printf("%s:", r->ifname);
+		printf("%s:", ifname_of(r, ifname));
 	else
-		printf("ifindex %" PRIu64 ":", r->v[TRANSIT_A_IFINDEX]);
+		printf("ifindex %" PRIu64 ":", row_val(r, TRANSIT_A_IFINDEX));
 	put(&o, r, TRANSIT_A_ENABLE, 0);
 	put(&o, r, TRANSIT_A_FLOWS, 0);
 	putchar('\n');
@@ -335,11 +138,11 @@ static const struct {
 	int id;
 	unsigned int flags;
 } flow_fields[] = {
-	{ TRANSIT_A_SADDR, F_BARE },
+	{ TRANSIT_A_SADDR, P_BARE },
 	{ TRANSIT_A_DADDR, 0 },
 	{ TRANSIT_A_PROTO, 0 },
-	{ TRANSIT_A_SPORT, F_NONZERO },
-	{ TRANSIT_A_DPORT, F_NONZERO },
+	{ TRANSIT_A_SPORT, P_NONZERO },
+	{ TRANSIT_A_DPORT, P_NONZERO },
 	{ TRANSIT_A_STATE, 0 },
 	{ TRANSIT_A_PKTS, 0 },
 	{ TRANSIT_A_BYTES, 0 },
@@ -419,8 +222,8 @@ static void param_table(FILE *f)
 	int id;
 
 	for (id = TRANSIT_A_P_FIRST; id <= TRANSIT_A_P_LAST; id++)
-		fprintf(f, "         %-18s %6" PRIu32 "  %s\n", tattrs[id].name,
-			tattrs[id].def, tattrs[id].range);
+		fprintf(f, "         %-18s %6" PRIu32 "  %s\n", ATTR(id)->name,
+			ATTR(id)->def, ATTR(id)->range);
 }
 
 void transit_help(FILE *f)
@@ -458,16 +261,6 @@ usage_err(const struct tr_cmd *c, const char *fmt, ...)
 	return -1;
 }
 
-static int flush_find(const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(flush_names); i++)
-		if (!strcmp(s, flush_names[i].name))
-			return (int)i;
-	return -1;
-}
-
 /* The attribute keyword @s sets: dev, enable or a parameter; -1 if none. */
 static int keyword_find(const char *s)
 {
@@ -475,7 +268,7 @@ static int keyword_find(const char *s)
 		return TRANSIT_A_IFNAME;
 	if (!strcmp(s, "enable"))
 		return TRANSIT_A_ENABLE;
-	return param_find(s);
+	return fam_param_find(&transit_family, s);
 }
 
 /* "KEYWORD VALUE": check that this command takes it, then the value. */
@@ -505,7 +298,7 @@ static int parse_keyword(const struct tr_cmd *c, int id, const char *kw,
 		a->val[id] = s[0] == '1';
 	} else if (parse_u32(s, &a->val[id])) {
 		return usage_err(c, "invalid %s '%s' (unsigned decimal integer, %s)",
-				 kw, s, tattrs[id].range);
+				 kw, s, ATTR(id)->range);
 	}
 	if (id != TRANSIT_A_IFNAME)
 		a->has[id] = true;
@@ -522,7 +315,7 @@ static int parse_word(const struct tr_cmd *c, const char *s,
 			return usage_err(c, "unexpected argument '%s' (only one of flows, counters or all)",
 					 s);
 		a->has[TRANSIT_A_FLUSH] = true;
-		a->val[TRANSIT_A_FLUSH] = flush_names[k].bits;
+		a->val[TRANSIT_A_FLUSH] = (uint32_t)k;
 		return 0;
 	}
 	if (c->takes & T_CONF) {
@@ -579,7 +372,7 @@ static struct nl_msg *tr_msg(struct genl *g, uint8_t cmd, int flags,
 	err = a->dev ? nla_put_string(msg, TRANSIT_A_IFNAME, a->dev) : 0;
 	for (id = 1; id <= TRANSIT_A_MAX && !err; id++)
 		if (a->has[id])
-			err = tattrs[id].type == V_BOOL ?
+			err = ATTR(id)->type == AT_BOOL ?
 			      nla_put_u8(msg, id, (uint8_t)a->val[id]) :
 			      nla_put_u32(msg, id, a->val[id]);
 	if (!err)
@@ -595,7 +388,7 @@ static int do_change(const struct tr_cmd *c, const struct tr_args *a)
 	struct genl g;
 	int ret;
 
-	if (genl_open(&g, opts.netns, &transit_family))
+	if (genl_open(&g, opts.netns, &transit_family.desc))
 		return EXIT_ERR;
 	msg = tr_msg(&g, c->genl_cmd, 0, a);
 	ret = msg && !genl_request(&g, msg, NULL, NULL) ? EXIT_OK : EXIT_ERR;
@@ -603,7 +396,7 @@ static int do_change(const struct tr_cmd *c, const struct tr_args *a)
 	return ret;
 }
 
-/* The decoded replies of one request, kept so that a retry prints once. */
+/* The replies of one request, kept so that a retry prints once. */
 struct rows {
 	struct genl *g;
 	struct row *r;
@@ -638,9 +431,18 @@ static int rows_cb(struct nl_msg *msg, void *arg)
 	if (genl_parse(rs->g, msg, &cmd, tb, TRANSIT_A_MAX))
 		return 0;
 	r = rows_add(rs);
-	if (r)
-		row_decode(r, tb);
-	return r ? 0 : -1;
+	if (!r)
+		return -1;
+	nlmsg_get(msg);
+	r->msg = msg;
+	memcpy(r->tb, tb, sizeof(tb));
+	return 0;
+}
+
+static void rows_reset(struct rows *rs)
+{
+	while (rs->n)
+		nlmsg_free(rs->r[--rs->n].msg);
 }
 
 /* Flows in address order: source, destination, protocol, ports. */
@@ -655,9 +457,9 @@ static int flow_cmp(const void *x, const void *y)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(key); i++) {
-		u = a->v[key[i]];
-		v = b->v[key[i]];
-		if (tattrs[key[i]].type == V_ADDR) {
+		u = row_val(a, key[i]);
+		v = row_val(b, key[i]);
+		if (ATTR(key[i])->type == AT_ADDR) {
 			u = ntohl((uint32_t)u);
 			v = ntohl((uint32_t)v);
 		}
@@ -700,10 +502,10 @@ static int do_show(const struct tr_cmd *c, const struct tr_args *a)
 	struct nl_msg *msg;
 	int tries, r = -1;
 
-	if (genl_open(&g, opts.netns, &transit_family))
+	if (genl_open(&g, opts.netns, &transit_family.desc))
 		return EXIT_ERR;
 	for (tries = 0; tries < DUMP_TRIES; tries++) {
-		rs.n = 0;
+		rows_reset(&rs);
 		msg = tr_msg(&g, c->genl_cmd, flags, a);
 		r = msg ? genl_request(&g, msg, rows_cb, &rs) : -1;
 		if (r != GENL_DUMP_INTR)
@@ -715,6 +517,7 @@ static int do_show(const struct tr_cmd *c, const struct tr_args *a)
 			"devices");
 	if (!r)
 		rows_print(c, &rs);
+	rows_reset(&rs);
 	free(rs.r);
 	genl_close(&g);
 	return r ? EXIT_ERR : EXIT_OK;
@@ -722,51 +525,23 @@ static int do_show(const struct tr_cmd *c, const struct tr_args *a)
 
 /* ---- monitor ------------------------------------------------------------- */
 
-/* The event, the device, then what else came, in attribute order. */
 static int monitor_cb(struct nl_msg *msg, void *arg)
 {
 	struct nlattr *tb[TRANSIT_A_MAX + 1];
-	const char *ev;
-	struct row r;
-	struct json j;
-	struct out o = { .first = false };
 	uint8_t cmd;
-	int id;
 
 	if (genl_parse(arg, msg, &cmd, tb, TRANSIT_A_MAX))
 		return 0;
-	row_decode(&r, tb);
-	ev = NAME_OF(tr_cmd_names, cmd);
-	if (opts.json) {
-		/* one object per line, also with -p */
-		json_init(&j, stdout, false);
-		o.j = &j;
-		json_obj_open(&j);
-		json_kv_str(&j, "event", ev);
-	} else {
-		fputs(ev, stdout);
-		if (row_has(&r, TRANSIT_A_IFNAME))
-			put(&o, &r, TRANSIT_A_IFNAME, F_BARE);
-		else
-			put(&o, &r, TRANSIT_A_IFINDEX, 0);
-	}
-	for (id = 1; id <= TRANSIT_A_MAX; id++)
-		if (o.j || (id != TRANSIT_A_IFNAME && id != TRANSIT_A_IFINDEX))
-			put(&o, &r, id, 0);
-	if (o.j)
-		json_obj_close(&j);
-	else
-		putchar('\n');
-	return monitor_flush();
+	return monitor_print(&transit_family, NAME_OF(tr_cmd_names, cmd), tb);
 }
 
 static int do_monitor(const struct tr_cmd *c, const struct tr_args *a)
 {
-	static const char *const groups[] = { TRANSIT_MCGRP_CONFIG, NULL };
-
 	(void)c;
 	(void)a;
-	return genl_monitor(opts.netns, &transit_family, groups, monitor_cb);
+	return genl_monitor(opts.netns, &transit_family.desc,
+			    transit_family.groups, monitor_cb) ?
+	       EXIT_ERR : EXIT_OK;
 }
 
 /* ---- entry point ------------------------------------------------------- */

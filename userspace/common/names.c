@@ -73,6 +73,12 @@ const char *const tr_cmd_names[__TRANSIT_CMD_MAX] = {
 	[TRANSIT_CMD_FLUSH] = "flush",
 };
 
+const char *const tr_flush_names[TRANSIT_FLUSH_ALL + 1] = {
+	[TRANSIT_FLUSH_FLOWS] = "flows",
+	[TRANSIT_FLUSH_COUNTERS] = "counters",
+	[TRANSIT_FLUSH_ALL] = "all",
+};
+
 const char *name_lookup(const char *const *names, size_t n, uint64_t v)
 {
 	return v < n && names[v] ? names[v] : "unknown";

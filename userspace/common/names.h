@@ -24,6 +24,7 @@ extern const char *const mf_cmd_names[__MACFILTER_CMD_MAX];
 
 extern const char *const tr_state_names[__TRANSIT_STATE_MAX];
 extern const char *const tr_cmd_names[__TRANSIT_CMD_MAX];
+extern const char *const tr_flush_names[TRANSIT_FLUSH_ALL + 1];
 
 /* @v's entry in a table of @n names, or "unknown" */
 const char *name_lookup(const char *const *names, size_t n, uint64_t v);

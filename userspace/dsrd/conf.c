@@ -7,7 +7,9 @@
  * value can contain one.  Each section has a table of keys; [dsr.params]
  * and [transit] also take the modules' parameter names.  A section is
  * checked as a whole when the next one starts, the file when it ends.
- * Parsing stops at the first error.
+ * Parsing stops at the first error.  This file reads the lines, sections
+ * and [log]; the families' sections are conf_dsr.c, conf_macfilter.c and
+ * conf_transit.c.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -20,114 +22,14 @@
 
 #include <linux/ah_macfilter.h>
 
-#include "conf.h"
+#include "conf_parse.h"
 #include "dsrd.h"
 #include "parse.h"
 
 _Static_assert(CONF_DSR_NPARAMS <= CONF_PARAMS_MAX, "CONF_PARAMS_MAX");
 _Static_assert(CONF_TR_NPARAMS <= CONF_PARAMS_MAX, "CONF_PARAMS_MAX");
 
-/* ---- parameter names ----------------------------------------------------- */
-
-/* The names of ahctl dsr (userspace/ahctl/dsr.c), in attribute order. */
-#define DP(id, n)	[DSR_A_P_##id - DSR_A_P_FIRST] = n
-
-static const char *const dsr_param_names[CONF_DSR_NPARAMS] = {
-	DP(DISCOVERY_HOP_LIMIT, "discovery_hop_limit"),
-	DP(BROADCAST_JITTER_MS, "broadcast_jitter_ms"),
-	DP(ROUTE_CACHE_TIMEOUT_MS, "route_cache_timeout_ms"),
-	DP(SEND_BUFFER_TIMEOUT_MS, "send_buffer_timeout_ms"),
-	DP(SEND_BUFFER_PACKETS, "send_buffer_packets"),
-	DP(SEND_BUFFER_BYTES, "send_buffer_bytes"),
-	DP(REQUEST_TABLE_SIZE, "request_table_size"),
-	DP(REQUEST_TABLE_IDS, "request_table_ids"),
-	DP(MAX_REQUEST_REXMT, "max_request_rexmt"),
-	DP(MAX_REQUEST_PERIOD_MS, "max_request_period_ms"),
-	DP(REQUEST_PERIOD_MS, "request_period_ms"),
-	DP(NONPROP_REQUEST_TIMEOUT_MS, "nonprop_request_timeout_ms"),
-	DP(REXMT_BUFFER_SIZE, "rexmt_buffer_size"),
-	DP(MAINT_HOLDOFF_MS, "maint_holdoff_ms"),
-	DP(MAX_MAINT_REXMT, "max_maint_rexmt"),
-	DP(TRY_PASSIVE_ACKS, "try_passive_acks"),
-	DP(PASSIVE_ACK_TIMEOUT_MS, "passive_ack_timeout_ms"),
-	DP(ACK_TIMEOUT_MS, "ack_timeout_ms"),
-	DP(GRAT_REPLY_HOLDOFF_MS, "grat_reply_holdoff_ms"),
-	DP(MAX_SALVAGE_COUNT, "max_salvage_count"),
-	DP(LINK_HOLDDOWN_MS, "link_holddown_ms"),
-	DP(ROUTE_CACHE_SIZE, "route_cache_size"),
-	DP(GATEWAY, "gateway"),
-	DP(SUBNET, "subnet"),
-	DP(SUBNET_PREFIX, "subnet_prefix"),
-	DP(TIMER_MS, "timer_ms"),
-	DP(ADAPTIVE_RTO, "adaptive_rto"),
-	DP(RTO_MIN_MS, "rto_min_ms"),
-	DP(RTO_MAX_MS, "rto_max_ms"),
-	DP(QUEUE_HEURISTIC, "queue_heuristic"),
-	DP(QUEUE_THRESH, "queue_thresh"),
-	DP(QUEUE_INCR_MS, "queue_incr_ms"),
-	DP(SLAVE_QDISC, "slave_qdisc"),
-	DP(HOLD_QUEUED, "hold_queued"),
-	DP(CONGESTION_DROP, "congestion_drop"),
-};
-
-/* The names of ahctl transit (userspace/ahctl/transit.c). */
-#define TP(id, n)	[TRANSIT_A_P_##id - TRANSIT_A_P_FIRST] = n
-
-static const char *const tr_param_names[CONF_TR_NPARAMS] = {
-	TP(N_MISSES, "n_misses"),
-	TP(MARK_TIMEOUT_MS, "mark_timeout_ms"),
-	TP(PROBE_INTERVAL_MS, "probe_interval_ms"),
-	TP(PEEK_LEN, "peek_len"),
-	TP(TABLE_SIZE, "table_size"),
-	TP(KEY_PORTS, "key_ports"),
-	TP(IDLE_TIMEOUT_MS, "idle_timeout_ms"),
-};
-
-const char *conf_dsr_param_name(int attr)
-{
-	if (attr < DSR_A_P_FIRST || attr > DSR_A_P_LAST)
-		return NULL;
-	return dsr_param_names[attr - DSR_A_P_FIRST];
-}
-
-int conf_dsr_param_find(const char *name)
-{
-	int i;
-
-	for (i = 0; i < CONF_DSR_NPARAMS; i++)
-		if (dsr_param_names[i] && !strcmp(name, dsr_param_names[i]))
-			return DSR_A_P_FIRST + i;
-	return -1;
-}
-
-const char *conf_tr_param_name(int attr)
-{
-	if (attr < TRANSIT_A_P_FIRST || attr > TRANSIT_A_P_LAST)
-		return NULL;
-	return tr_param_names[attr - TRANSIT_A_P_FIRST];
-}
-
-int conf_tr_param_find(const char *name)
-{
-	int i;
-
-	for (i = 0; i < CONF_TR_NPARAMS; i++)
-		if (tr_param_names[i] && !strcmp(name, tr_param_names[i]))
-			return TRANSIT_A_P_FIRST + i;
-	return -1;
-}
-
 /* ---- parser state -------------------------------------------------------- */
-
-enum section {
-	S_NONE,
-	S_DSR,
-	S_DSR_PARAMS,
-	S_MACFILTER,
-	S_TRANSIT,
-	S_LOG,
-	__S_MAX,
-};
 
 static const char *const section_names[__S_MAX] = {
 	[S_DSR] = "dsr",
@@ -137,23 +39,7 @@ static const char *const section_names[__S_MAX] = {
 	[S_LOG] = "log",
 };
 
-#define MAX_KEYS	8	/* daemon keys of one section */
-
-struct parser {
-	struct conf *c;
-	const char *name;
-	const char *basedir;
-	unsigned int line;
-	enum section sect;
-	unsigned int sect_line;
-	unsigned int first[__S_MAX];	/* line of each section's first */
-	unsigned int key_line[MAX_KEYS];	/* current section's keys */
-	char *err;
-	size_t errlen;
-};
-
-static int __attribute__((format(printf, 3, 4)))
-perr_at(struct parser *p, unsigned int line, const char *fmt, ...)
+int perr_at(struct parser *p, unsigned int line, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -170,21 +56,9 @@ perr_at(struct parser *p, unsigned int line, const char *fmt, ...)
 	return -1;
 }
 
-#define perr(p, ...)	perr_at(p, (p)->line, __VA_ARGS__)
-
-static struct conf_macfilter *cur_mf(struct parser *p)
-{
-	return &p->c->mf[p->c->nmf - 1];
-}
-
-static struct conf_transit *cur_tr(struct parser *p)
-{
-	return &p->c->tr[p->c->ntr - 1];
-}
-
 /* ---- values -------------------------------------------------------------- */
 
-static int parse_uint(struct parser *p, const char *key, const char *s,
+int parse_uint(struct parser *p, const char *key, const char *s,
 		      uint32_t min, uint32_t max, uint32_t *v)
 {
 	if (parse_u32(s, v) || *v < min || *v > max)
@@ -193,7 +67,7 @@ static int parse_uint(struct parser *p, const char *key, const char *s,
 	return 0;
 }
 
-static int parse_bool(const char *s, bool *b)
+int parse_bool(const char *s, bool *b)
 {
 	static const char *const yes[] = { "yes", "true", "on", "1" };
 	static const char *const no[] = { "no", "false", "off", "0" };
@@ -238,7 +112,7 @@ static int parse_size(const char *s, uint64_t *v)
 }
 
 /* What the kernel's dev_valid_name() accepts. */
-static int parse_ifname(struct parser *p, const char *key, const char *s,
+int parse_ifname(struct parser *p, const char *key, const char *s,
 			char buf[IFNAMSIZ])
 {
 	size_t len = strlen(s);
@@ -250,11 +124,6 @@ static int parse_ifname(struct parser *p, const char *key, const char *s,
 		return perr(p, "invalid %s '%s'", key, s);
 	memcpy(buf, s, len + 1);
 	return 0;
-}
-
-static uint32_t prefix_mask(unsigned int plen)
-{
-	return plen ? htonl(~0u << (32 - plen)) : 0;
 }
 
 static int parse_path(struct parser *p, const char *key, const char *s,
@@ -271,76 +140,7 @@ static int parse_path(struct parser *p, const char *key, const char *s,
 	return 0;
 }
 
-/* ---- [dsr] --------------------------------------------------------------- */
-
-static int dsr_device(struct parser *p, char *v)
-{
-	return parse_ifname(p, "Device", v, p->c->dsr.device);
-}
-
-static int dsr_interface(struct parser *p, char *v)
-{
-	struct conf_dsr *d = &p->c->dsr;
-	char name[IFNAMSIZ];
-	size_t i;
-
-	if (parse_ifname(p, "Interface", v, name))
-		return -1;
-	for (i = 0; i < d->nslaves; i++)
-		if (!strcmp(d->slaves[i], name))
-			return perr(p, "Interface %s listed twice", name);
-	if (d->nslaves == CONF_MAX_SLAVES)
-		return perr(p, "more than %d Interface lines", CONF_MAX_SLAVES);
-	memcpy(d->slaves[d->nslaves++], name, IFNAMSIZ);
-	return 0;
-}
-
-/* A unicast address that is neither the subnet's nor its broadcast. */
-static bool host_addr_ok(uint32_t be, unsigned int plen)
-{
-	uint32_t a = ntohl(be), host = ~ntohl(prefix_mask(plen));
-
-	if (!a || a >> 24 == 127 || a >> 28 >= 14 || !plen)
-		return false;
-	if (plen <= 30 && ((a & host) == 0 || (a & host) == host))
-		return false;
-	return true;
-}
-
-static int dsr_address(struct parser *p, char *v)
-{
-	struct conf_dsr *d = &p->c->dsr;
-
-	if (parse_cidr(v, true, &d->addr, &d->prefix))
-		return perr(p, "invalid Address '%s' (A.B.C.D/LEN, LEN 1..32)",
-			    v);
-	if (!host_addr_ok(d->addr, d->prefix))
-		return perr(p, "Address %s is not a host address of its subnet",
-			    v);
-	return 0;
-}
-
-static int dsr_gateway(struct parser *p, char *v)
-{
-	struct conf_dsr *d = &p->c->dsr;
-	bool b;
-
-	d->gateway_line = p->line;
-	if (!parse_bool(v, &b)) {
-		d->gateway = b ? CONF_GW_YES : CONF_GW_NO;
-		return 0;
-	}
-	if (parse_cidr(v, true, &d->gw_subnet, &d->gw_prefix) ||
-	    !d->gw_prefix)
-		return perr(p, "invalid Gateway '%s' (no, yes or the DSR subnet A.B.C.D/LEN, LEN 1..32)",
-			    v);
-	d->gateway = CONF_GW_SUBNET;
-	return 0;
-}
-
-/* ---- parameters ([dsr.params], [transit]) -------------------------------- */
-
-static int set_param(struct parser *p, struct conf_params *ps, int i,
+int set_param(struct parser *p, struct conf_params *ps, int i,
 		     const char *name, uint32_t v)
 {
 	if (ps->line[i])
@@ -351,7 +151,7 @@ static int set_param(struct parser *p, struct conf_params *ps, int i,
 	return 0;
 }
 
-static int u32_param(struct parser *p, struct conf_params *ps, int i,
+int u32_param(struct parser *p, struct conf_params *ps, int i,
 		     const char *name, const char *v)
 {
 	uint32_t x;
@@ -360,239 +160,6 @@ static int u32_param(struct parser *p, struct conf_params *ps, int i,
 		return perr(p, "invalid %s '%s' (an integer 0..%u)", name, v,
 			    UINT32_MAX);
 	return set_param(p, ps, i, name, x);
-}
-
-/* subnet takes A.B.C.D[/LEN]; /LEN sets subnet_prefix, as in ahctl. */
-static int dsr_subnet_param(struct parser *p, const char *v)
-{
-	struct conf_params *ps = &p->c->dsr.params;
-	int pi = DSR_A_P_SUBNET_PREFIX - DSR_A_P_FIRST;
-	unsigned int plen;
-	uint32_t addr;
-
-	if (parse_cidr(v, false, &addr, &plen))
-		return perr(p, "invalid subnet '%s' (A.B.C.D[/LEN], LEN 0..32)",
-			    v);
-	if (set_param(p, ps, DSR_A_P_SUBNET - DSR_A_P_FIRST, "subnet", addr))
-		return -1;
-	if (!strchr(v, '/'))
-		return 0;
-	if (ps->line[pi])
-		return perr(p, "subnet_prefix given twice (first at line %u; subnet A.B.C.D/LEN sets it)",
-			    ps->line[pi]);
-	return set_param(p, ps, pi, "subnet_prefix", plen);
-}
-
-static int dsr_param(struct parser *p, const char *key, const char *v)
-{
-	int id = conf_dsr_param_find(key);
-
-	if (id < 0)
-		return perr(p, "unknown DSR parameter '%s' (the names of 'ahctl dsr help')",
-			    key);
-	if (id == DSR_A_P_SUBNET)
-		return dsr_subnet_param(p, v);
-	return u32_param(p, &p->c->dsr.params, id - DSR_A_P_FIRST, key, v);
-}
-
-static int tr_param(struct parser *p, const char *key, const char *v)
-{
-	int id = conf_tr_param_find(key);
-
-	if (id < 0)
-		return perr(p, "unknown key '%s' in [transit] (Interface, Enable or a parameter of 'ahctl transit help')",
-			    key);
-	return u32_param(p, &cur_tr(p)->params, id - TRANSIT_A_P_FIRST, key,
-			 v);
-}
-
-/* ---- [macfilter] --------------------------------------------------------- */
-
-static int mf_interface(struct parser *p, char *v)
-{
-	struct conf_macfilter *mf = cur_mf(p);
-	size_t i;
-
-	if (parse_ifname(p, "Interface", v, mf->ifname))
-		return -1;
-	for (i = 0; i + 1 < p->c->nmf; i++)
-		if (!strcmp(p->c->mf[i].ifname, mf->ifname))
-			return perr(p, "a [macfilter] for %s already exists (line %u)",
-				    mf->ifname, p->c->mf[i].line);
-	return 0;
-}
-
-static int mf_mode(struct parser *p, char *v)
-{
-	if (!strcmp(v, "deny"))
-		cur_mf(p)->mode = MACFILTER_MODE_DENY;
-	else if (!strcmp(v, "allow"))
-		cur_mf(p)->mode = MACFILTER_MODE_ALLOW;
-	else
-		return perr(p, "invalid Mode '%s' (deny or allow)", v);
-	return 0;
-}
-
-static int mf_max(struct parser *p, char *v)
-{
-	return parse_uint(p, "MaxEntries", v, 1, MACFILTER_LIMIT_MAX_ENTRIES,
-			  &cur_mf(p)->max_entries);
-}
-
-static int mf_add(struct parser *p, struct conf_macfilter *mf,
-		  const struct maclist_entry *e)
-{
-	size_t want = mf->alloc ? 2 * mf->alloc : 16;
-	struct maclist_entry *n;
-
-	if (mf->nentries >= MACFILTER_LIMIT_MAX_ENTRIES)
-		return perr(p, "more than %d entries", MACFILTER_LIMIT_MAX_ENTRIES);
-	if (mf->nentries == mf->alloc) {
-		n = realloc(mf->entries, want * sizeof(*n));
-		if (!n)
-			return perr(p, "out of memory");
-		mf->entries = n;
-		mf->alloc = want;
-	}
-	mf->entries[mf->nentries++] = *e;
-	return 0;
-}
-
-/* MAC, "MAC N%" or "MAC loss N" */
-static int mf_entry(struct parser *p, char *v)
-{
-	struct maclist_entry e = { .line = p->line };
-	char *save, *mac, *t1, *t2, *t3;
-	size_t len;
-
-	mac = strtok_r(v, " \t", &save);
-	t1 = strtok_r(NULL, " \t", &save);
-	t2 = strtok_r(NULL, " \t", &save);
-	t3 = strtok_r(NULL, " \t", &save);
-	if (mac_parse(mac, e.mac))
-		return perr(p, "invalid MAC address '%s'", mac);
-	if (mac_is_multicast(e.mac))
-		return perr(p, "multicast MAC %s cannot be a source address",
-			    mac);
-	if (t1 && !strcmp(t1, "loss")) {
-		t1 = t2;
-		t2 = t3;
-		if (!t1)
-			return perr(p, "'loss' needs a value (0..%d)",
-				    MACLIST_LOSS_MAX);
-	} else if (t1) {
-		len = strlen(t1);
-		if (len < 2 || t1[len - 1] != '%')
-			return perr(p, "invalid loss '%s' (N%% or loss N, N 0..%d)",
-				    t1, MACLIST_LOSS_MAX);
-		t1[len - 1] = '\0';
-	}
-	if (t2)
-		return perr(p, "unexpected '%s' after the entry", t2);
-	if (t1) {
-		if (mac_loss_parse(t1, &e.loss))
-			return perr(p, "invalid loss '%s' (0..%d)", t1,
-				    MACLIST_LOSS_MAX);
-		e.has_loss = true;
-	}
-	return mf_add(p, cur_mf(p), &e);
-}
-
-static FILE *open_rel(const struct parser *p, const char *file)
-{
-	char path[CONF_PATH_MAX + 256];
-
-	if (file[0] == '/' || !p->basedir)
-		return fopen(file, "re");
-	snprintf(path, sizeof(path), "%s/%s", p->basedir, file);
-	return fopen(path, "re");
-}
-
-/* A list file as "ahctl macfilter load" reads it (MAC [loss N] lines). */
-static int mf_entry_file(struct parser *p, char *v)
-{
-	char err[512];
-	struct maclist list;
-	size_t i;
-	FILE *f;
-	int ret;
-
-	if (strlen(v) >= CONF_PATH_MAX)
-		return perr(p, "EntryFile is too long");
-	f = open_rel(p, v);
-	if (!f)
-		return perr(p, "EntryFile %s: %s", v, strerror(errno));
-	maclist_init(&list);
-	ret = maclist_parse_file(&list, v, f, MACFILTER_LIMIT_MAX_ENTRIES,
-				 err, sizeof(err));
-	fclose(f);
-	if (ret)
-		perr(p, "EntryFile %s", err);
-	for (i = 0; !ret && i < list.count; i++) {
-		list.entries[i].line = p->line;
-		ret = mf_add(p, cur_mf(p), &list.entries[i]);
-	}
-	maclist_free(&list);
-	return ret;
-}
-
-static int entry_cmp(const void *x, const void *y)
-{
-	const struct maclist_entry *a = x, *b = y;
-	int r = memcmp(a->mac, b->mac, MAC_LEN);
-
-	if (r)
-		return r;
-	return a->line < b->line ? -1 : a->line > b->line;
-}
-
-static int mf_finish(struct parser *p, struct conf_macfilter *mf)
-{
-	uint32_t max = mf->max_entries ? mf->max_entries :
-		       MACFILTER_DEFAULT_MAX_ENTRIES;
-	const struct maclist_entry *a, *b;
-	char buf[MAC_STR_LEN];
-	size_t i;
-
-	if (!mf->ifname[0])
-		return perr_at(p, mf->line, "[macfilter] without Interface");
-	if (mf->nentries)
-		qsort(mf->entries, mf->nentries, sizeof(*mf->entries),
-		      entry_cmp);
-	for (i = 1; i < mf->nentries; i++) {
-		a = &mf->entries[i - 1];
-		b = &mf->entries[i];
-		if (!memcmp(a->mac, b->mac, MAC_LEN))
-			return perr_at(p, b->line, "MAC %s listed twice (also at line %lu)",
-				       mac_format(b->mac, buf), a->line);
-	}
-	if (mf->nentries > max)
-		return perr_at(p, mf->line, "[macfilter] %s: %zu entries, more than MaxEntries (%u)",
-			       mf->ifname, mf->nentries, max);
-	return 0;
-}
-
-/* ---- [transit] ----------------------------------------------------------- */
-
-static int tr_interface(struct parser *p, char *v)
-{
-	struct conf_transit *tr = cur_tr(p);
-	size_t i;
-
-	if (parse_ifname(p, "Interface", v, tr->ifname))
-		return -1;
-	for (i = 0; i + 1 < p->c->ntr; i++)
-		if (!strcmp(p->c->tr[i].ifname, tr->ifname))
-			return perr(p, "a [transit] for %s already exists (line %u)",
-				    tr->ifname, p->c->tr[i].line);
-	return 0;
-}
-
-static int tr_enable(struct parser *p, char *v)
-{
-	if (parse_bool(v, &cur_tr(p)->enable))
-		return perr(p, "invalid Enable '%s' (yes or no)", v);
-	return 0;
 }
 
 /* ---- [log] --------------------------------------------------------------- */
@@ -646,35 +213,6 @@ static int log_events_keep(struct parser *p, char *v)
 }
 
 /* ---- keys ---------------------------------------------------------------- */
-
-struct key {
-	const char *name;
-	bool repeat;
-	int (*parse)(struct parser *p, char *v);
-};
-
-static const struct key dsr_keys[] = {
-	{ "Device", false, dsr_device },
-	{ "Interface", true, dsr_interface },
-	{ "Address", false, dsr_address },
-	{ "Gateway", false, dsr_gateway },
-	{ NULL, false, NULL },
-};
-
-static const struct key mf_keys[] = {
-	{ "Interface", false, mf_interface },
-	{ "Mode", false, mf_mode },
-	{ "MaxEntries", false, mf_max },
-	{ "Entry", true, mf_entry },
-	{ "EntryFile", false, mf_entry_file },
-	{ NULL, false, NULL },
-};
-
-static const struct key tr_keys[] = {
-	{ "Interface", false, tr_interface },
-	{ "Enable", false, tr_enable },
-	{ NULL, false, NULL },
-};
 
 static const struct key log_keys[] = {
 	{ "StatsInterval", false, log_interval },
@@ -845,29 +383,6 @@ static int parse_line(struct parser *p, char *s)
 
 /* ---- the whole file ------------------------------------------------------ */
 
-static int check_gateway(struct parser *p)
-{
-	static const int ids[] = {
-		DSR_A_P_GATEWAY, DSR_A_P_SUBNET, DSR_A_P_SUBNET_PREFIX,
-	};
-	const struct conf_dsr *d = &p->c->dsr;
-	unsigned int l;
-	size_t i;
-
-	if (d->gateway == CONF_GW_UNSET)
-		return 0;
-	for (i = 0; i < ARRAY_SIZE(ids); i++) {
-		l = d->params.line[ids[i] - DSR_A_P_FIRST];
-		if (l)
-			return perr_at(p, l > d->gateway_line ? l :
-				       d->gateway_line,
-				       "%s in [dsr.params] and Gateway in [dsr] (lines %u and %u): use one",
-				       conf_dsr_param_name(ids[i]), l,
-				       d->gateway_line);
-	}
-	return 0;
-}
-
 static int check_ifnames(struct parser *p)
 {
 	const struct conf *c = p->c;
@@ -1006,35 +521,4 @@ int conf_load(struct conf *c, const char *path, char *err, size_t errlen)
 	free(buf);
 	fclose(f);
 	return ret;
-}
-
-void conf_dsr_wanted(const struct conf *c, struct conf_params *out)
-{
-	const struct conf_dsr *d = &c->dsr;
-	int gi = DSR_A_P_GATEWAY - DSR_A_P_FIRST;
-	int si = DSR_A_P_SUBNET - DSR_A_P_FIRST;
-	int pi = DSR_A_P_SUBNET_PREFIX - DSR_A_P_FIRST;
-	unsigned int l = d->gateway_line;
-
-	*out = d->params;
-	switch (d->gateway) {
-	case CONF_GW_UNSET:
-		return;
-	case CONF_GW_NO:
-		out->val[gi] = 0;
-		out->line[gi] = l;
-		return;
-	case CONF_GW_YES:
-		out->val[si] = d->addr & prefix_mask(d->prefix);
-		out->val[pi] = d->prefix;
-		break;
-	case CONF_GW_SUBNET:
-		out->val[si] = d->gw_subnet;
-		out->val[pi] = d->gw_prefix;
-		break;
-	}
-	out->val[gi] = 1;
-	out->line[gi] = l;
-	out->line[si] = l;
-	out->line[pi] = l;
 }

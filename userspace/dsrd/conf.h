@@ -126,12 +126,6 @@ int conf_parse_buf(struct conf *c, const char *name, const char *buf,
 		   size_t len, const char *basedir, char *err, size_t errlen);
 int conf_load(struct conf *c, const char *path, char *err, size_t errlen);
 
-/* Parameter names, as ahctl takes them ("rto_min_ms"); NULL/-1 if none. */
-const char *conf_dsr_param_name(int attr);
-int conf_dsr_param_find(const char *name);
-const char *conf_tr_param_name(int attr);
-int conf_tr_param_find(const char *name);
-
 /*
  * The DSR parameters the config asks for, by DSR_A_P_* - DSR_A_P_FIRST:
  * [dsr.params] plus what Gateway implies (gateway, subnet, subnet_prefix).

@@ -22,6 +22,16 @@
 #include "notify.h"
 #include "statlog.h"
 
+/* The families dsrd talks to */
+enum fam_id {
+	FAM_DSR,
+	FAM_MACFILTER,
+	FAM_TRANSIT,
+	__FAM_MAX,
+};
+
+extern const struct family *const families[__FAM_MAX];
+
 struct fam {
 	const struct family *f;
 	bool present;		/* the module is loaded: req is open */

@@ -29,8 +29,8 @@
 
 #include "daemon.h"
 #include "dsrd.h"
+#include "genl.h"
 #include "log.h"
-#include "nlshared.h"
 
 #define DEFAULT_CONF	"/etc/dsrd/dsrd.conf"
 #define ERR_MAX		1024
@@ -363,7 +363,7 @@ static int start(struct dsrd *d, const struct options *o, struct loop *l)
 	err = notify_init(&d->notify);
 	if (err)
 		log_warn("NOTIFY_SOCKET: %s; not notifying", strerror(-err));
-	if (o->netns && nl_enter_netns(o->netns))
+	if (o->netns && genl_enter_netns(o->netns))
 		return DSRD_EXIT_ERR;
 	ret = apply_open(d, d->conf);
 	if (ret != DSRD_EXIT_OK)
@@ -417,6 +417,7 @@ int main(int argc, char **argv)
 	d.stats.fd = -1;
 	d.events.fd = -1;
 	d.notify.fd = -1;
+	prog_name = DSRD_NAME;
 	ret = parse_options(argc, argv, &o);
 	if (ret >= 0)
 		return ret;

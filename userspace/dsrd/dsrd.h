@@ -5,6 +5,8 @@
 #ifndef DSRD_H
 #define DSRD_H
 
+#include "util.h"
+
 #ifndef DSRD_VERSION
 #define DSRD_VERSION	"0.1.0"
 #endif
@@ -16,9 +18,5 @@
 #define DSRD_EXIT_ERR		1	/* runtime error */
 #define DSRD_EXIT_CONF		2	/* bad config or command line */
 #define DSRD_EXIT_NOMOD		3	/* a module is not loaded */
-
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-#endif
 
 #endif /* DSRD_H */

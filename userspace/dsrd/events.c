@@ -37,10 +37,9 @@
 #include "log.h"
 #include "names.h"
 
-/* Room for any family's attributes */
-#define ATTR_MAX	64
-_Static_assert((int)DSR_A_MAX < ATTR_MAX && (int)MACFILTER_A_MAX < ATTR_MAX &&
-	       (int)TRANSIT_A_MAX < ATTR_MAX, "ATTR_MAX");
+_Static_assert((int)DSR_A_MAX < ATTRS_MAX &&
+	       (int)MACFILTER_A_MAX < ATTRS_MAX &&
+	       (int)TRANSIT_A_MAX < ATTRS_MAX, "ATTRS_MAX");
 
 #define EVENTS_RCVBUF	(1 << 20)
 #define EVENTS_BATCH	64	/* datagrams read per wakeup */
@@ -169,7 +168,7 @@ static void event_line(struct json *j, const struct family *f, uint8_t cmd,
 
 static int event_cb(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[ATTR_MAX + 1];
+	struct nlattr *tb[ATTRS_MAX + 1];
 	struct ev_ctx *x = arg;
 	struct dsrd *d = x->d;
 	struct line l;
@@ -289,7 +288,7 @@ struct dump {
 /* One device of a GET_DEV dump: "ifname": { its attributes }. */
 static int dev_cb(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[ATTR_MAX + 1];
+	struct nlattr *tb[ATTRS_MAX + 1];
 	struct dump *x = arg;
 	char name[IFNAMSIZ];
 	uint8_t cmd;

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Generic netlink plumbing shared by all ahctl objects: namespaces, family
- * lookup, request/ACK with extended ACK messages, dumps and notifications.
+ * Generic netlink plumbing of ahctl and dsrd: namespaces, family lookup,
+ * request/ACK with extended ACK messages, dumps and notifications.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <poll.h>
 #include <sched.h>
@@ -21,8 +22,8 @@
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
 
-#include "ahctl.h"
 #include "genl.h"
+#include "util.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK	270
@@ -42,14 +43,28 @@ struct request {
 	char ext[EXTACK_MSG_MAX];
 };
 
+const char *prog_name = "ah";
+
+/* "PROG: message" on a line of standard error */
+static void __attribute__((format(printf, 1, 2))) pr_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 static void oom(void)
 {
-	fprintf(stderr, PROG_NAME ": out of memory\n");
+	pr_err("out of memory");
 }
 
 /* ---- network namespace ------------------------------------------------- */
 
-static int netns_enter(const char *name)
+int genl_enter_netns(const char *name)
 {
 	static const char *const dirs[] = { "/run/netns", "/var/run/netns" };
 	char path[PATH_MAX];
@@ -58,8 +73,7 @@ static int netns_enter(const char *name)
 
 	if (!*name || strchr(name, '/') || !strcmp(name, ".") ||
 	    !strcmp(name, "..")) {
-		fprintf(stderr, PROG_NAME ": invalid network namespace name '%s'\n",
-			name);
+		pr_err("invalid network namespace name '%s'", name);
 		return -1;
 	}
 	for (i = 0; i < ARRAY_SIZE(dirs) && fd < 0; i++) {
@@ -69,13 +83,13 @@ static int netns_enter(const char *name)
 			err = errno;
 	}
 	if (fd < 0) {
-		fprintf(stderr, PROG_NAME ": cannot open network namespace \"%s\": %s\n",
-			name, strerror(err));
+		pr_err("cannot open network namespace \"%s\": %s",
+		       name, strerror(err));
 		return -1;
 	}
 	if (setns(fd, CLONE_NEWNET)) {
-		fprintf(stderr, PROG_NAME ": cannot enter network namespace \"%s\": %s\n",
-			name, strerror(errno));
+		pr_err("cannot enter network namespace \"%s\": %s",
+		       name, strerror(errno));
 		close(fd);
 		return -1;
 	}
@@ -102,7 +116,7 @@ int genl_open(struct genl *g, const char *netns,
 	memset(g, 0, sizeof(*g));
 	g->desc = desc;
 	if (netns && !in_netns) {
-		if (netns_enter(netns))
+		if (genl_enter_netns(netns))
 			return -1;
 		in_netns = true;
 	}
@@ -113,8 +127,8 @@ int genl_open(struct genl *g, const char *netns,
 	}
 	err = genl_connect(g->sk);
 	if (err < 0) {
-		fprintf(stderr, PROG_NAME ": cannot open a generic netlink socket: %s\n",
-			nl_geterror(err));
+		pr_err("cannot open a generic netlink socket: %s",
+		       nl_geterror(err));
 		goto fail;
 	}
 	set_flag(g->sk, NETLINK_EXT_ACK);
@@ -123,13 +137,13 @@ int genl_open(struct genl *g, const char *netns,
 
 	g->family = genl_ctrl_resolve(g->sk, desc->name);
 	if (g->family == -NLE_OBJ_NOTFOUND) {
-		fprintf(stderr, PROG_NAME ": %s: kernel module not loaded (modprobe %s)\n",
-			desc->name, desc->module);
+		pr_err("%s: kernel module not loaded (modprobe %s)",
+		       desc->name, desc->module);
 		goto fail;
 	}
 	if (g->family < 0) {
-		fprintf(stderr, PROG_NAME ": %s: cannot resolve the generic netlink family: %s\n",
-			desc->name, nl_geterror(g->family));
+		pr_err("%s: cannot resolve the generic netlink family: %s",
+		       desc->name, nl_geterror(g->family));
 		goto fail;
 	}
 	return 0;
@@ -237,7 +251,7 @@ static int ack_cb(struct nl_msg *msg, void *arg)
 	/* A message on success is a warning. */
 	extack_msg(nlh, nlmsgerr_len(nlh, e), r->ext, sizeof(r->ext));
 	if (r->ext[0])
-		fprintf(stderr, PROG_NAME ": warning: %s\n", r->ext);
+		pr_err("warning: %s", r->ext);
 	r->done = true;
 	return NL_STOP;
 }
@@ -292,9 +306,9 @@ static int seq_cb(struct nl_msg *msg, void *arg)
 static void kernel_error(int err, const char *ext)
 {
 	if (ext[0])
-		fprintf(stderr, PROG_NAME ": %s: %s\n", strerror(err), ext);
+		pr_err("%s: %s", strerror(err), ext);
 	else
-		fprintf(stderr, PROG_NAME ": %s\n", strerror(err));
+		pr_err("%s", strerror(err));
 }
 
 static struct nl_cb *request_cb(struct request *r)
@@ -328,13 +342,12 @@ static int send_request(struct genl *g, struct nl_msg *msg, uint32_t *seq)
 	*seq = nlmsg_hdr(msg)->nlmsg_seq;
 	nlmsg_free(msg);
 	if (err == -NLE_MSGSIZE) {
-		fprintf(stderr, PROG_NAME ": request of %u bytes is too large for the netlink socket (%s); raise net.core.wmem_max or run with CAP_NET_ADMIN\n",
-			len, strerror(EMSGSIZE));
+		pr_err("request of %u bytes is too large for the netlink socket (%s); raise net.core.wmem_max or run with CAP_NET_ADMIN",
+		       len, strerror(EMSGSIZE));
 		return -1;
 	}
 	if (err < 0) {
-		fprintf(stderr, PROG_NAME ": cannot send request: %s\n",
-			nl_geterror(err));
+		pr_err("cannot send request: %s", nl_geterror(err));
 		return -1;
 	}
 	return 0;
@@ -361,8 +374,7 @@ int genl_request(struct genl *g, struct nl_msg *msg, genl_msg_cb cb,
 		if (r.done || r.cb_failed)
 			break;
 		if (err < 0) {
-			fprintf(stderr, PROG_NAME ": netlink: %s\n",
-				nl_geterror(err));
+			pr_err("netlink: %s", nl_geterror(err));
 			nl_cb_put(nlcb);
 			return -1;
 		}
@@ -385,14 +397,14 @@ int genl_subscribe(struct genl *g, const char *group)
 
 	grp = genl_ctrl_resolve_grp(g->sk, g->desc->name, group);
 	if (grp < 0) {
-		fprintf(stderr, PROG_NAME ": %s: no multicast group \"%s\": %s\n",
-			g->desc->name, group, nl_geterror(grp));
+		pr_err("%s: no multicast group \"%s\": %s",
+		       g->desc->name, group, nl_geterror(grp));
 		return -1;
 	}
 	err = nl_socket_add_membership(g->sk, grp);
 	if (err < 0) {
-		fprintf(stderr, PROG_NAME ": %s: cannot join multicast group \"%s\": %s\n",
-			g->desc->name, group, nl_geterror(err));
+		pr_err("%s: cannot join multicast group \"%s\": %s",
+		       g->desc->name, group, nl_geterror(err));
 		return -1;
 	}
 	/* Notifications carry sequence number 0. */
@@ -439,8 +451,7 @@ static int listen_loop(struct genl *g, struct nl_cb *nlcb, struct request *r,
 		if (ppoll(&pfd, 1, NULL, wait_mask) < 0) {
 			if (errno == EINTR)
 				continue;
-			fprintf(stderr, PROG_NAME ": poll: %s\n",
-				strerror(errno));
+			pr_err("poll: %s", strerror(errno));
 			return -1;
 		}
 		err = nl_recvmsgs(g->sk, nlcb);
@@ -448,10 +459,9 @@ static int listen_loop(struct genl *g, struct nl_cb *nlcb, struct request *r,
 			return -1;
 		if (err == -NLE_NOMEM) {
 			/* ENOBUFS: the receive queue overflowed */
-			fprintf(stderr, PROG_NAME ": warning: notifications were lost (receive buffer overrun)\n");
+			pr_err("warning: notifications were lost (receive buffer overrun)");
 		} else if (err < 0 && err != -NLE_AGAIN) {
-			fprintf(stderr, PROG_NAME ": netlink: %s\n",
-				nl_geterror(err));
+			pr_err("netlink: %s", nl_geterror(err));
 			return -1;
 		}
 	}
@@ -484,27 +494,17 @@ int genl_monitor(const char *netns, const struct genl_family_desc *desc,
 		 const char *const *groups, genl_msg_cb cb)
 {
 	struct genl g;
-	int ret = EXIT_ERR;
+	int ret = -1;
 
 	if (genl_open(&g, netns, desc))
-		return EXIT_ERR;
+		return -1;
 	for (; *groups; groups++)
 		if (genl_subscribe(&g, *groups))
 			goto out;
-	if (!genl_listen(&g, cb, &g))
-		ret = EXIT_OK;
+	ret = genl_listen(&g, cb, &g);
 out:
 	genl_close(&g);
 	return ret;
-}
-
-int monitor_flush(void)
-{
-	if (fflush(stdout) == EOF) {
-		fprintf(stderr, PROG_NAME ": stdout: %s\n", strerror(errno));
-		return -1;
-	}
-	return 0;
 }
 
 int genl_parse(struct genl *g, struct nl_msg *msg, uint8_t *cmd,

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Shared generic netlink helpers on top of libnl-genl-3.
+ * Generic netlink helpers on top of libnl-genl-3, for ahctl and dsrd.
  *
- * Every helper that fails prints a message to stderr ("ahctl: ...") and
- * returns a negative value, so callers only map that to EXIT_ERR.
+ * Every helper that fails prints a message to stderr ("PROG: ...", with
+ * prog_name of util.h) and returns a negative value, so callers only map
+ * that to their exit status.
  */
-#ifndef AHCTL_GENL_H
-#define AHCTL_GENL_H
+#ifndef AH_GENL_H
+#define AH_GENL_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -31,6 +32,9 @@ struct genl {
 
 /* Called for each reply or notification; return 0, or < 0 to abort. */
 typedef int (*genl_msg_cb)(struct nl_msg *msg, void *arg);
+
+/* Enter network namespace @name (/run/netns/NAME); 0 or -1 (printed). */
+int genl_enter_netns(const char *name);
 
 /*
  * Enter network namespace @netns (NULL: stay) the first time, connect and
@@ -63,15 +67,12 @@ int genl_subscribe(struct genl *g, const char *group);
 int genl_listen(struct genl *g, genl_msg_cb cb, void *arg);
 
 /*
- * The whole of "ahctl OBJECT monitor": open the family in @netns, join
- * @groups (NULL-terminated) and pass notifications to @cb (whose arg is
- * the struct genl) until SIGINT or SIGTERM.  EXIT_OK or EXIT_ERR.
+ * Open the family in @netns, join @groups (NULL-terminated) and pass
+ * notifications to @cb (whose arg is the struct genl) until SIGINT or
+ * SIGTERM: 0 then, or -1.
  */
 int genl_monitor(const char *netns, const struct genl_family_desc *desc,
 		 const char *const *groups, genl_msg_cb cb);
-
-/* fflush(stdout) after one line of monitor output; -1 (reported) on error */
-int monitor_flush(void);
 
 /*
  * Parse a genl message of our family: command into @cmd, attributes into
@@ -121,4 +122,4 @@ static inline bool attr_str(const struct nlattr *a, char *buf, size_t size)
 	return true;
 }
 
-#endif /* AHCTL_GENL_H */
+#endif /* AH_GENL_H */

@@ -3,8 +3,8 @@
  * Minimal streaming JSON writer.  Values are written as they are emitted;
  * the writer only tracks where commas and (with pretty) indentation go.
  */
-#ifndef AHCTL_JSON_H
-#define AHCTL_JSON_H
+#ifndef AH_JSON_H
+#define AH_JSON_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -50,4 +50,4 @@ static inline void json_kv_u64(struct json *j, const char *k, uint64_t v)
  */
 void json_write_string(FILE *f, const char *s);
 
-#endif /* AHCTL_JSON_H */
+#endif /* AH_JSON_H */

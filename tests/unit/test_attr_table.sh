@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The one description of each family (userspace/common/*_attrs.c), as
+# ./attr_table dumps it, against what must say the same, in KTAP:
+# the kernel's DSR parameter table (kmod/dsr/params.c), the parameter
+# lists of docs/dsrd.conf.5 and docs/ahctl.8, and the word lists of
+# dist/ahctl.bash-completion.  Exits 1 if any test fails.
+set -u
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+TABLE=$("$(dirname "$0")/attr_table") || { echo "attr_table failed"; exit 1; }
+
+n=0
+failed=0
+out=()
+
+# check DESC WANT GOT
+check() {
+	n=$((n + 1))
+	if [[ $2 == "$3" ]]; then
+		out+=("ok $n $1")
+	else
+		failed=$((failed + 1))
+		out+=("# want: $2" "# got:  $3" "not ok $n $1")
+	fi
+}
+
+# the parameters of FAMILY: "NAME" (or with $2 = full, "NAME DEF MIN MAX")
+params() {
+	awk -v f="$1" -v full="${2:-}" '$1 == f && $2 == "param" {
+		print full ? $4 " " $7 " " $8 " " $9 : $4 }' <<< "$TABLE"
+}
+
+words() {
+	tr -s ' \t\n' '\n' <<< "$*" | sed '/^$/d' | paste -sd' '
+}
+
+# kmod/dsr/params.c: DEF(NAME, DEFAULT, MIN, MAX), constants resolved from
+# the module's headers, U32_MAX as 4294967295
+kernel_params() {
+	local defs
+	defs=$(cat "$ROOT"/kmod/dsr/*.h 2>/dev/null |
+		awk '$1 == "#define" && $3 ~ /^[0-9]+$/ { print $2, $3 }')
+	grep -E '^[[:space:]]*DEF\(' "$ROOT/kmod/dsr/params.c" |
+		sed -E 's/^[[:space:]]*DEF\(([A-Z0-9_]+), *([^,]+), *([^,]+), *([^)]+)\).*/\1 \2 \3 \4/' |
+		awk -v defs="$defs" 'BEGIN {
+			n = split(defs, d, "\n")
+			for (i = 1; i <= n; i++) { split(d[i], kv, " "); c[kv[1]] = kv[2] }
+			c["U32_MAX"] = "4294967295"
+		}
+		{
+			for (i = 2; i <= 4; i++) if ($i in c) $i = c[$i]
+			print tolower($1), $2, $3, $4
+		}'
+}
+
+check "every DSR parameter: name, default and range of kmod/dsr/params.c" \
+	"$(kernel_params)" "$(params dsr full)"
+check "DSR parameters: as many as DSR_A_P_*" \
+	"$(awk '/DSR_A_P_[A-Z_]+,/ { n++ } END { print n }' \
+		"$ROOT/include/uapi/linux/ah_dsr.h")" "$(params dsr | wc -l)"
+
+# the transit defaults and ranges against ahctl.8 ("Default N, range A to B")
+check "transit defaults as docs/ahctl.8 gives them" \
+	"$(params transit full | awk '{ print $1, $2 }')" \
+	"$(awk '/^\.SH TRANSIT/ { t = 1 } t && /^\.SS Parameters/ { p = 1; next }
+		p && /^\.SS/ { exit }
+		p && /^\.B [a-z_]+$/ { name = $2 }
+		p && name && match($0, /Default [0-9]+/) {
+			print name, substr($0, RSTART + 8, RLENGTH - 8); name = "" }' \
+		"$ROOT/docs/ahctl.8")"
+
+# ahctl.8: each parameter named in its section (.B NAME or .BR A ", " B)
+man_names() {	# SECTION-HEADER
+	awk -v h="$1" '$0 == h { s = 1 } s && /^\.SS Parameters/ { p = 1; next }
+		p && /^\.(SS|SH)/ { exit }
+		p && /^\.BR? / { for (i = 2; i <= NF; i++) {
+			w = $i; gsub(/[",]/, "", w)
+			if (w ~ /^[a-z][a-z_]*$/) print w } }' "$ROOT/docs/ahctl.8"
+}
+missing() {	# WANTED HAVE: the words of WANTED not in HAVE
+	comm -23 <(tr ' ' '\n' <<< "$1" | sort -u) <(tr ' ' '\n' <<< "$2" | sort -u) |
+		paste -sd' '
+}
+check "docs/ahctl.8 describes every DSR parameter" "" \
+	"$(missing "$(words "$(params dsr)")" "$(words "$(man_names ".SH DSR")")")"
+check "docs/ahctl.8 describes every transit parameter" "" \
+	"$(missing "$(words "$(params transit)")" \
+		"$(words "$(man_names ".SH TRANSIT")")")"
+
+# dsrd.conf.5: the list of [dsr.params], the keys of [transit]
+check "docs/dsrd.conf.5 lists the DSR parameters, in order" \
+	"$(words "$(params dsr)")" \
+	"$(words "$(awk '/^\.SH \[dsr\.params\]/ { s = 1 } s && /^\.nf/ { p = 1; next }
+		p && /^\.fi/ { exit } p' "$ROOT/docs/dsrd.conf.5")")"
+check "docs/dsrd.conf.5 lists the transit parameters, in order" \
+	"$(words "$(params transit)")" \
+	"$(words "$(awk '/^\.SH \[transit\]/ { s = 1 } s && /^\.SH \[log\]/ { exit }
+		s && /^Any parameter/ { p = 1 }
+		p && /^\.BR [a-z_]+ [,.]$/ { print $2 }' "$ROOT/docs/dsrd.conf.5")")"
+
+# the completion's word lists
+comp_list() {	# VARIABLE
+	(source "$ROOT/dist/ahctl.bash-completion" && eval "echo \$$1")
+}
+check "completion: the DSR parameters" "$(words "$(params dsr)")" \
+	"$(words "$(comp_list _ahctl_dsr_params)")"
+check "completion: the transit parameters" "$(words "$(params transit)")" \
+	"$(words "$(comp_list _ahctl_transit_params)")"
+
+echo "KTAP version 1"
+echo "1..$n"
+printf '%s\n' "${out[@]}"
+[[ $failed == 0 ]]

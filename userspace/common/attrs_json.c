@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Attributes of a message, read and written as JSON by their description. */
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <string.h>
+
+#include "attrs.h"
+#include "maclist.h"
+#include "names.h"
+
+bool attr_valid(const struct attr_desc *d, const struct nlattr *a)
+{
+	return a && d && d->name && d->type != AT_NONE &&
+	       nla_len(a) >= attr_type_len(d->type);
+}
+
+uint64_t attr_uint(const struct attr_desc *d, const struct nlattr *a)
+{
+	uint64_t v64 = 0;
+	uint32_t v32;
+	uint16_t v16;
+
+	switch (attr_type_len(d->type)) {
+	case 1:
+		return *(const uint8_t *)nla_data(a);
+	case 2:
+		memcpy(&v16, nla_data(a), sizeof(v16));
+		return v16;
+	case 4:
+		memcpy(&v32, nla_data(a), sizeof(v32));
+		return v32;
+	case 8:
+		memcpy(&v64, nla_data(a), sizeof(v64));
+		return v64;
+	default:
+		return 0;
+	}
+}
+
+static void json_addr(struct json *j, uint32_t be)
+{
+	char buf[INET_ADDRSTRLEN];
+	struct in_addr in = { .s_addr = be };
+
+	json_str(j, inet_ntop(AF_INET, &in, buf, sizeof(buf)) ? buf : "?");
+}
+
+static void json_hops(struct json *j, const struct nlattr *a)
+{
+	const char *p = nla_data(a);
+	size_t i, n = (size_t)nla_len(a) / 4;
+	uint32_t be;
+
+	json_arr_open(j);
+	for (i = 0; i < n; i++) {
+		memcpy(&be, p + 4 * i, sizeof(be));
+		json_addr(j, be);
+	}
+	json_arr_close(j);
+}
+
+void attr_json_value(struct json *j, const struct attr_desc *d,
+		     const struct nlattr *a)
+{
+	char buf[IFNAMSIZ > MAC_STR_LEN ? IFNAMSIZ : MAC_STR_LEN];
+
+	switch (d->type) {
+	case AT_BOOL:
+		json_bool(j, attr_uint(d, a));
+		break;
+	case AT_FLAG:
+		json_bool(j, true);
+		break;
+	case AT_ADDR:
+		json_addr(j, (uint32_t)attr_uint(d, a));
+		break;
+	case AT_HOPS:
+		json_hops(j, a);
+		break;
+	case AT_MAC:
+		json_str(j, mac_format(nla_data(a), buf));
+		break;
+	case AT_STR:
+		nla_strlcpy(buf, a, sizeof(buf));
+		json_str(j, buf);
+		break;
+	case AT_ENUM:
+		json_str(j, name_lookup(d->names, d->nnames,
+					attr_uint(d, a)));
+		break;
+	default:
+		json_u64(j, attr_uint(d, a));
+		break;
+	}
+}
+
+void attrs_json(struct json *j, const struct family *f, struct nlattr **tb,
+		int skip1, int skip2)
+{
+	const struct attr_desc *d;
+	int id;
+
+	for (id = 1; id <= f->maxattr; id++) {
+		d = &f->attrs[id];
+		if (id == skip1 || id == skip2 || !attr_valid(d, tb[id]))
+			continue;
+		json_key(j, d->name);
+		attr_json_value(j, d, tb[id]);
+	}
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Inside apply: the requests every family's step sends (apply.c), and the
+ * steps of each family (apply_dsr.c, apply_macfilter.c, apply_transit.c).
+ */
+#ifndef DSRD_APPLY_H
+#define DSRD_APPLY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <netlink/msg.h>
+
+#include "daemon.h"
+
+/* What a step does when it fails: stop (start) or go on (reload). */
+struct run {
+	bool keep_going;
+	int failed;
+};
+
+/* A failed step: -1 stops a start, a reload counts it and goes on. */
+static inline int step_failed(struct run *r)
+{
+	r->failed++;
+	return r->keep_going ? 0 : -1;
+}
+
+/* Requests (apply.c): a message for @cmd of family @id, its sending
+ * (freed; 0 or -1, printed), a failure to build it (freed, logged; -1),
+ * and a request naming interface @ifname. */
+struct nl_msg *fam_msg(struct dsrd *d, enum fam_id id, uint8_t cmd,
+		       size_t size);
+int fam_send(struct dsrd *d, enum fam_id id, struct nl_msg *msg);
+int put_failed(struct nl_msg *msg);
+struct nl_msg *dev_msg(struct dsrd *d, enum fam_id id, uint8_t cmd,
+		       const char *ifname, size_t size);
+bool if_exists(const char *name);
+
+/* macfilter: detach what @c has not, change or attach the rest */
+int mf_apply(struct dsrd *d, const struct conf *c, struct run *r);
+int mf_detach(struct dsrd *d, size_t i);
+void mf_forget(struct dsrd *d, size_t i);
+
+/* transit: likewise */
+int tr_apply(struct dsrd *d, const struct conf *c, struct run *r);
+int tr_detach(struct dsrd *d, size_t i);
+
+/* dsr: the device, its parameters, slaves and address */
+int dsr_create(struct dsrd *d, const struct conf *c);
+int dsr_delete(struct dsrd *d);
+int dsr_params_apply(struct dsrd *d, const struct conf *c, struct run *r);
+int slaves_apply(struct dsrd *d, const struct conf *c, struct run *r);
+int addr_apply(struct dsrd *d, const struct conf *c, struct run *r);
+
+#endif /* DSRD_APPLY_H */
