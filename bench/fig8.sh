@@ -13,7 +13,7 @@
 # heuristic, then both again with hold_queued 1 (the default).  Prints each
 # run's DSR retransmissions and lost echoes and the ratios; leaves the RTO
 # of every packet A transmitted (seconds, try, RTO ms) in
-# build/bench-fig8/NAME.rto for scripts/plot-fig8.py, which scripts/bench.sh
+# build/bench-fig8/NAME.rto for bench/plot/plot-fig8.py, which scripts/bench.sh
 # runs on the host afterwards.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
