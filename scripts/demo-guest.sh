@@ -78,7 +78,8 @@ for e in dsr_xmit dsr_recv dsr_ack; do
 done
 nsexec 1 tcpdump -i eth0 -w "$OUT/e1.pcap" -U -Q out 'ip proto 48 or icmp' > /dev/null 2>&1 &
 nsexec 2 tcpdump -i eth0 -w "$OUT/e2.pcap" -U -Q out 'ip proto 48 or icmp' > /dev/null 2>&1 &
-sleep 1
+# tcpdump writes the file's header once it captures
+busywait 10000 test -s "$OUT/e1.pcap" -a -s "$OUT/e2.pcap" || true
 
 say "the cars drive; E1 pings E2 every 300 ms for $DEMO_SECS s"
 for i in "${!NAMES[@]}"; do

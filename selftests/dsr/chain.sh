@@ -61,8 +61,7 @@ print(len(d), hashlib.sha256(d).hexdigest())' "$(node_ip "$n")" "$bytes") ||
 # N (not a benchmark: they must complete, and the stream must mostly arrive)
 iperf() {
 	local n=$1 out lost rc=0
-	nsexec "$n" iperf3 -s -D -1 -p 5201 || return 1
-	sleep 1
+	iperf3_server "$n" 5201 || return 1
 	out=$(nsexec 1 iperf3 -c "$(node_ip "$n")" -p 5201 -n 1M -J) || rc=$?
 	check "iperf3 TCP: the transfer completed" test "$rc" -eq 0 || return 1
 	# (the server's byte count stops when the client has written 1 MiB,
@@ -71,8 +70,7 @@ iperf() {
 		"$(jq '.end.sum_received.bits_per_second / 1e6 | floor' <<< "$out") Mbit/s"
 	check "TCP: 1 MiB arrived complete and unchanged" tcp_exact "$n" 1048576 ||
 		return 1
-	nsexec "$n" iperf3 -s -D -1 -p 5202 || return 1
-	sleep 1
+	iperf3_server "$n" 5202 || return 1
 	out=$(nsexec 1 iperf3 -c "$(node_ip "$n")" -p 5202 -u -b 1M -t 3 -J) ||
 		return 1
 	lost=$(jq '.end.sum.lost_percent | floor' <<< "$out")
