@@ -28,7 +28,7 @@ fig8_row() {
 	read -r -a r < <(fig8_run "$3" "$4" "$COUNT" 3 10 "$OUT/$2")
 	echo "${r[0]}" > "$OUT/$2.retx"
 	echo "| $1 | $3 | $4 | ${r[0]} | ${r[3]} | ${r[4]} | ${r[1]} | ${r[2]} |" \
-		"$(sort -k3 -n "$OUT/$2.rto" 2>/dev/null | tail -1 | cut -d' ' -f3) |"
+		"$(fig8_max_rto "$OUT/$2") |"
 }
 
 main() {
