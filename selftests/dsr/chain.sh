@@ -28,27 +28,9 @@ chain() {
 tcp_exact() {
 	local n=$1 bytes=$2 got sent f
 	f=$(mktemp)
-	nsexec "$n" "$PYTHON" -c '
-import hashlib, socket, sys
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("", 5003)); s.listen(1); c, _ = s.accept(); h = hashlib.sha256(); n = 0
-while True:
-    b = c.recv(65536)
-    if not b: break
-    h.update(b); n += len(b)
-print(n, h.hexdigest())' > "$f" &
+	nsexec "$n" "$PYTHON" "$AH_ROOT/selftests/lib/tcpsha.py" recv > "$f" &
 	local pid=$!
-	sent=$(nsexec 1 "$PYTHON" -c '
-import hashlib, os, socket, sys, time
-d = os.urandom(int(sys.argv[2]))
-for i in range(100):		# until the receiver listens
-    try:
-        s = socket.create_connection((sys.argv[1], 5003), 30)
-        break
-    except ConnectionRefusedError:
-        time.sleep(0.1)
-s.sendall(d); s.shutdown(socket.SHUT_WR); s.recv(1)
-print(len(d), hashlib.sha256(d).hexdigest())' "$(node_ip "$n")" "$bytes") ||
+	sent=$(nsexec 1 "$PYTHON" "$AH_ROOT/selftests/lib/tcpsha.py" send "$(node_ip "$n")" "$bytes") ||
 		return 1
 	wait "$pid"
 	got=$(cat "$f")

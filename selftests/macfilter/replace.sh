@@ -43,23 +43,7 @@ test_atomic_replace() {
 	done
 	wait
 	diag "A: $(mf 1 show dev eth0 | head -1)"
-	"$PYTHON" - "$log" "$steps" <<'PY'
-import sys
-frames = [l.split() for l in open(sys.argv[1]) if l[0].isdigit()]
-steps = [l.split() for l in open(sys.argv[2])]
-bad = heard = 0
-for (t0, t1, mac), (n0, _, _) in zip(steps, steps[1:]):
-    t1, n0 = int(t1), int(n0)
-    for ts, src, seq in frames:
-        if t1 < int(ts) < n0:
-            if src == mac:
-                bad += 1
-            else:
-                heard += 1
-print(f"# {len(frames)} frames passed, {heard} from the unlisted source "
-      f"between steps, {bad} from the listed source after its replace returned")
-sys.exit(0 if bad == 0 and heard > 0 else 1)
-PY
+	"$PYTHON" "$AH_ROOT/selftests/lib/replace_check.py" "$log" "$steps"
 	local rc=$?
 	rm -f "$log" "$steps"
 	return $rc
