@@ -17,6 +17,11 @@ require_cmd jq ahctl
 
 ROUNDS=20
 
+# from_both LOG: frames.py recv logged frames of C and of D
+from_both() {
+	grep -qs " $(node_mac 3) " "$1" && grep -qs " $(node_mac 4) " "$1"
+}
+
 test_atomic_replace() {
 	local log=/tmp/ah-replace.$$ steps=/tmp/ah-steps.$$ i who t0 t1
 	load_module macfilter || return 1
@@ -27,7 +32,8 @@ test_atomic_replace() {
 	busywait 20000 grep -qs ready "$log" || return 1
 	send_frames 3 1000000 --duration 40 --pps 2000 &
 	send_frames 4 1000000 --duration 40 --pps 2000 &
-	sleep 1
+	# both floods reach A (its list is still empty) before the first replace
+	busywait 10000 from_both "$log"
 	: > "$steps"
 	for ((i = 0; i < ROUNDS; i++)); do
 		who=$(( i % 2 ? 3 : 4 ))
