@@ -66,11 +66,12 @@ prioload_clear() {
 }
 
 # prioload_prepare KIND: the shaping of prioload_qdisc with KIND on clean
-# caches, and a route 1 -> 4
+# caches, and a route 1 -> 4 if one comes (fails only when the qdiscs do)
 prioload_prepare() {
 	prioload_clear
 	prioload_qdisc "$1" || return 1
 	dsr_ping_ok 1 4 3 || dsr_ping_ok 1 4 3
+	return 0
 }
 
 # median of the numbers on stdin ("-" when none)
