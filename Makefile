@@ -12,7 +12,8 @@
 #   make install [DESTDIR=/stage] [PREFIX=/usr] [KVERS="..."|KDIR=/path]
 #                         modules of build/KVER into /lib/modules/KVER/extra/ah-stack
 #                         (depmod when DESTDIR is empty), ahctl and dsrd, the
-#                         unit, the config (if none), man pages, completion;
+#                         unit, the config (if none), ah-scenario and its
+#                         scenarios (tools/), man pages, completion;
 #                         INSTALL_MOD_STRIP=1 strips the modules' debug info;
 #                         USERSPACE_DIR=build/arm64/userspace for cross-built tools
 #   make uninstall        the same files, from every kernel; keeps /etc/dsrd
@@ -90,6 +91,8 @@ cross-arm64:
 # as the user who builds; make install then copies what is in build/KVER.
 PREFIX        ?= /usr
 SBINDIR       ?= $(PREFIX)/sbin
+BINDIR        ?= $(PREFIX)/bin
+DATADIR       ?= $(PREFIX)/share/ah-stack
 MANDIR        ?= $(PREFIX)/share/man
 BASHCOMPDIR   ?= $(PREFIX)/share/bash-completion/completions
 UNITDIR       ?= /lib/systemd/system
@@ -123,9 +126,12 @@ install:
 		if [ -n "$(INSTALL_MOD_STRIP)" ]; then $(STRIP) --strip-debug $$d/*.ko; fi; \
 		if [ -z "$(DESTDIR)" ]; then echo "  DEPMOD  $$k"; $(DEPMOD) -a $$k; fi; \
 	done
-	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)/etc/dsrd \
-		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR)
+	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)/etc/dsrd \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DATADIR)/scenarios
 	$(INSTALL) -m 0755 $(USERSPACE_DIR)/ahctl/ahctl $(USERSPACE_DIR)/dsrd/dsrd $(DESTDIR)$(SBINDIR)/
+	$(INSTALL) -m 0755 tools/ah-scenario $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 0644 scenarios/*.toml $(DESTDIR)$(DATADIR)/scenarios/
 	sed 's|/usr/sbin/dsrd|$(SBINDIR)/dsrd|g' dist/dsrd.service > $(DESTDIR)$(UNITDIR)/dsrd.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/dsrd.service
 	@if [ -e $(DESTDIR)/etc/dsrd/dsrd.conf ]; then \
@@ -134,6 +140,7 @@ install:
 		$(INSTALL) -m 0640 dist/dsrd.conf.example $(DESTDIR)/etc/dsrd/dsrd.conf; \
 		echo "  INSTALL $(DESTDIR)/etc/dsrd/dsrd.conf (edit it: man 5 dsrd.conf)"; \
 	fi
+	$(INSTALL) -m 0644 docs/ah-scenario.1 $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL) -m 0644 docs/ahctl.8 docs/dsrd.8 $(DESTDIR)$(MANDIR)/man8/
 	$(INSTALL) -m 0644 docs/dsrd.conf.5 docs/trace.5 $(DESTDIR)$(MANDIR)/man5/
 	$(INSTALL) -m 0644 dist/ahctl.bash-completion $(DESTDIR)$(BASHCOMPDIR)/ahctl
@@ -147,10 +154,13 @@ uninstall:
 		if [ -z "$(DESTDIR)" ]; then echo "  DEPMOD  $$k"; $(DEPMOD) -a $$k; fi; \
 	done
 	rm -f $(DESTDIR)$(SBINDIR)/ahctl $(DESTDIR)$(SBINDIR)/dsrd \
+		$(DESTDIR)$(BINDIR)/ah-scenario \
 		$(DESTDIR)$(UNITDIR)/dsrd.service \
+		$(DESTDIR)$(MANDIR)/man1/ah-scenario.1 \
 		$(DESTDIR)$(MANDIR)/man8/ahctl.8 $(DESTDIR)$(MANDIR)/man8/dsrd.8 \
 		$(DESTDIR)$(MANDIR)/man5/dsrd.conf.5 $(DESTDIR)$(MANDIR)/man5/trace.5 \
 		$(DESTDIR)$(BASHCOMPDIR)/ahctl
+	rm -rf $(DESTDIR)$(DATADIR)
 	@[ ! -e $(DESTDIR)/etc/dsrd/dsrd.conf ] || echo "  KEEP    $(DESTDIR)/etc/dsrd/dsrd.conf"
 
 clean:

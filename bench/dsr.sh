@@ -55,8 +55,7 @@ static_routes() {
 }
 
 tcp_mbps() {	# DST
-	nsexec "$1" iperf3 -s -D -1 -p 5201 >/dev/null 2>&1
-	sleep 0.5
+	iperf3_server "$1" 5201
 	nsexec 1 iperf3 -c "$(node_ip "$1")" -p 5201 -t "$SECS" -J 2>/dev/null |
 		jq '.end.sum_received.bits_per_second / 1e6 * 100 | floor / 100'
 }

@@ -19,7 +19,7 @@
 # synchronously, forwarding and the transmit on pio2 included, so
 # rx_poll_ns / rx_frames is R's CPU time per packet and rx_poll_ns per
 # second its load.  Prints a table and writes build/bench-fig3/points for
-# scripts/plot-fig3.py ("case size rate load_percent ns_per_packet frames
+# bench/plot/plot-fig3.py ("case size rate load_percent ns_per_packet frames
 # ns").
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

@@ -13,7 +13,7 @@
 # heuristic, then both again with hold_queued 1 (the default).  Prints each
 # run's DSR retransmissions and lost echoes and the ratios; leaves the RTO
 # of every packet A transmitted (seconds, try, RTO ms) in
-# build/bench-fig8/NAME.rto for scripts/plot-fig8.py, which scripts/bench.sh
+# build/bench-fig8/NAME.rto for bench/plot/plot-fig8.py, which scripts/bench.sh
 # runs on the host afterwards.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,7 +28,7 @@ fig8_row() {
 	read -r -a r < <(fig8_run "$3" "$4" "$COUNT" 3 10 "$OUT/$2")
 	echo "${r[0]}" > "$OUT/$2.retx"
 	echo "| $1 | $3 | $4 | ${r[0]} | ${r[3]} | ${r[4]} | ${r[1]} | ${r[2]} |" \
-		"$(sort -k3 -n "$OUT/$2.rto" 2>/dev/null | tail -1 | cut -d' ' -f3) |"
+		"$(fig8_max_rto "$OUT/$2") |"
 }
 
 main() {

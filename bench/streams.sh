@@ -13,7 +13,7 @@
 #   hwsim  1 --- 2 --- 3 --- 4          mac80211_hwsim radios, macfilter line
 #
 # Tables on stdout; the data behind the plots in build/bench-streams/
-# (scripts/plot-streams.py draws them on the host).
+# (bench/plot/plot-streams.py draws them on the host).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 source "$ROOT/selftests/lib.sh"

@@ -22,13 +22,7 @@ SECS=${TIMER_SECS:-5}
 # udp_burst N: N 64-byte datagrams from 1 to 2 (a send buffer that holds
 # them all: SO_SNDBUFFORCE)
 udp_burst() {
-	nsexec 1 python3 -c '
-import socket, sys
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.setsockopt(socket.SOL_SOCKET, 32, 64 << 20)
-for _ in range(int(sys.argv[2])):
-    s.sendto(b"x" * 64, (sys.argv[1], 9))
-' "$(node_ip 2)" "$1"
+	nsexec 1 python3 "$ROOT/selftests/lib/udpburst.py" "$(node_ip 2)" "$1"
 }
 
 maint_len() {

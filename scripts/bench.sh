@@ -17,15 +17,15 @@ done
 "$ROOT/scripts/vm.sh" "$K" "for b in ${LIST:-bench/*.sh}; do echo \"## \$b\"; \$b; done" |
 	grep -v '^\[ *[0-9.]*\] ' | tee "$OUT"
 if [[ -s $ROOT/build/bench-fig8/with.rto ]]; then
-	/usr/bin/python3 "$ROOT/scripts/plot-fig8.py" "$ROOT/build/bench-fig8" \
+	/usr/bin/python3 "$ROOT/bench/plot/plot-fig8.py" "$ROOT/build/bench-fig8" \
 		"$ROOT/docs/fig8-rto.png" && echo "bench: docs/fig8-rto.png"
 fi
 if [[ -s $ROOT/build/bench-fig3/points ]]; then
-	/usr/bin/python3 "$ROOT/scripts/plot-fig3.py" "$ROOT/build/bench-fig3" \
+	/usr/bin/python3 "$ROOT/bench/plot/plot-fig3.py" "$ROOT/build/bench-fig3" \
 		"$ROOT/docs/fig3-transit.png" && echo "bench: docs/fig3-transit.png"
 fi
 if [[ -s $ROOT/build/bench-streams/1k ]]; then
-	/usr/bin/python3 "$ROOT/scripts/plot-streams.py" "$ROOT/build/bench-streams" \
+	/usr/bin/python3 "$ROOT/bench/plot/plot-streams.py" "$ROOT/build/bench-streams" \
 		"$ROOT/docs" && echo "bench: docs/streams-*.png"
 fi
 echo "bench: results in $OUT"

@@ -4,7 +4,7 @@
 # The main job, run inside the guest by `make demo`: the CMU testbed's ping
 # test (seed 004 section 8) in one room.  Seven radios on one hub; macfilter
 # replays, on every node, the trace of the built-in CMU course
-# (scripts/ah-scenario, scenarios/cmu.toml: 5 cars looping a 700 m x 300 m
+# (tools/ah-scenario, scenarios/cmu.toml: 5 cars looping a 700 m x 300 m
 # course, 250 m range, time-scaled); dsrd sets up each node's DSR; E1 pings
 # E2 every 300 ms for the run; then the paper's tables are printed from the
 # DSR tracepoints of all nodes and captures at E1 and E2.
@@ -34,9 +34,9 @@ say() { printf '\n== [%3d s] %s\n' "$SECONDS" "$*"; }
 rm -rf "$OUT"
 mkdir -p "$OUT/traces"
 say "the course: 5 cars, 2 fixed end nodes, ${DEMO_SECS} s of trace"
-/usr/bin/python3 "$AH_ROOT/scripts/ah-scenario" traces cmu "$OUT/traces" \
+/usr/bin/python3 "$AH_ROOT/tools/ah-scenario" traces cmu "$OUT/traces" \
 	--duration $((DEMO_SECS * 10))
-/usr/bin/python3 "$AH_ROOT/scripts/ah-scenario" summary cmu \
+/usr/bin/python3 "$AH_ROOT/tools/ah-scenario" summary cmu \
 	--duration $((DEMO_SECS * 10)) | sed 's/^/  /'
 
 load_module sch_dsrprio
@@ -78,7 +78,8 @@ for e in dsr_xmit dsr_recv dsr_ack; do
 done
 nsexec 1 tcpdump -i eth0 -w "$OUT/e1.pcap" -U -Q out 'ip proto 48 or icmp' > /dev/null 2>&1 &
 nsexec 2 tcpdump -i eth0 -w "$OUT/e2.pcap" -U -Q out 'ip proto 48 or icmp' > /dev/null 2>&1 &
-sleep 1
+# tcpdump writes the file's header once it captures
+busywait 10000 test -s "$OUT/e1.pcap" -a -s "$OUT/e2.pcap" || true
 
 say "the cars drive; E1 pings E2 every 300 ms for $DEMO_SECS s"
 for i in "${!NAMES[@]}"; do
@@ -109,7 +110,7 @@ busywait 10000 not pgrep -x dsrd || true
 say "the paper's tables, from this run (the paper's numbers under each)"
 /usr/bin/python3 "$AH_ROOT/scripts/demo-tables.py" "$OUT"
 if [[ ${DEMO_DRAW:-1} == 1 ]]; then
-	/usr/bin/python3 "$AH_ROOT/scripts/ah-scenario" draw cmu "$OUT/course.png" \
+	/usr/bin/python3 "$AH_ROOT/tools/ah-scenario" draw cmu "$OUT/course.png" \
 		--duration $((DEMO_SECS * 10))
 	say "the course: $OUT/course.png"
 fi

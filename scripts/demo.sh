@@ -11,6 +11,6 @@ K=${K%% *}
 	grep -v '^\[ *[0-9.]*\] '
 rc=${PIPESTATUS[0]}
 ((rc == 0)) || exit "$rc"
-MPLCONFIGDIR=${MPLCONFIGDIR:-$(mktemp -d)} /usr/bin/python3 "$ROOT/scripts/ah-scenario" \
+MPLCONFIGDIR=${MPLCONFIGDIR:-$(mktemp -d)} /usr/bin/python3 "$ROOT/tools/ah-scenario" \
 	draw cmu "$ROOT/build/demo/course.png" --duration $((${DEMO_SECS:-100} * 10))
 echo "== the course and its links over time: build/demo/course.png"

@@ -133,6 +133,19 @@ check() {	# check DESCRIPTION CMD...: fail the test case loudly
 }
 
 not() { ! "$@"; }
+
+# Readiness conditions for busywait instead of a sleep after starting a
+# server: listening NODE PORT (a TCP socket listens on PORT in NODE),
+# udp_listening NODE PORT (a UDP socket is bound to it).
+listening() { nsexec "$1" ss -Hltn "sport = :$2" | grep -q .; }
+udp_listening() { nsexec "$1" ss -Huln "sport = :$2" | grep -q .; }
+
+# iperf3_server NODE PORT: an iperf3 server in NODE for one test, listening
+# when this returns (1 if it never does)
+iperf3_server() {
+	nsexec "$1" iperf3 -s -1 -D -p "$2" >/dev/null 2>&1 &&
+		busywait 5000 listening "$1" "$2"
+}
 ns() { echo "${AH_PREFIX}$1"; }
 nsexec() { local n=$1; shift; ip netns exec "$(ns "$n")" "$@"; }
 node_ip() { echo "10.0.0.$1"; }

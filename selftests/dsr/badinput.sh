@@ -103,17 +103,7 @@ test_rreq_flood() {
 # raw IPv4/UDP packets from 1 to DST with IP ids ID...: duplicates when
 # an id repeats
 raw_send() {	# DST ID...
-	nsexec 1 "$PYTHON" - "$(node_ip 1)" "$@" <<-'EOF'
-		import socket, struct, sys
-		src, dst, ids = sys.argv[1], sys.argv[2], sys.argv[3:]
-		s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
-		for i in ids:
-		    udp = struct.pack("!HHHH", 9, 9, 8 + 100, 0) + bytes(100)
-		    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp),
-		                     int(i), 0, 64, 17, 0, socket.inet_aton(src),
-		                     socket.inet_aton(dst))
-		    s.sendto(ip + udp, (dst, 0))
-	EOF
+	nsexec 1 "$PYTHON" "$AH_ROOT/selftests/lib/rawip.py" udp "$(node_ip 1)" "$@"
 }
 
 sendbuf_len() {

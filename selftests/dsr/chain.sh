@@ -28,27 +28,9 @@ chain() {
 tcp_exact() {
 	local n=$1 bytes=$2 got sent f
 	f=$(mktemp)
-	nsexec "$n" "$PYTHON" -c '
-import hashlib, socket, sys
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("", 5003)); s.listen(1); c, _ = s.accept(); h = hashlib.sha256(); n = 0
-while True:
-    b = c.recv(65536)
-    if not b: break
-    h.update(b); n += len(b)
-print(n, h.hexdigest())' > "$f" &
+	nsexec "$n" "$PYTHON" "$AH_ROOT/selftests/lib/tcpsha.py" recv > "$f" &
 	local pid=$!
-	sent=$(nsexec 1 "$PYTHON" -c '
-import hashlib, os, socket, sys, time
-d = os.urandom(int(sys.argv[2]))
-for i in range(100):		# until the receiver listens
-    try:
-        s = socket.create_connection((sys.argv[1], 5003), 30)
-        break
-    except ConnectionRefusedError:
-        time.sleep(0.1)
-s.sendall(d); s.shutdown(socket.SHUT_WR); s.recv(1)
-print(len(d), hashlib.sha256(d).hexdigest())' "$(node_ip "$n")" "$bytes") ||
+	sent=$(nsexec 1 "$PYTHON" "$AH_ROOT/selftests/lib/tcpsha.py" send "$(node_ip "$n")" "$bytes") ||
 		return 1
 	wait "$pid"
 	got=$(cat "$f")
@@ -61,8 +43,7 @@ print(len(d), hashlib.sha256(d).hexdigest())' "$(node_ip "$n")" "$bytes") ||
 # N (not a benchmark: they must complete, and the stream must mostly arrive)
 iperf() {
 	local n=$1 out lost rc=0
-	nsexec "$n" iperf3 -s -D -1 -p 5201 || return 1
-	sleep 1
+	iperf3_server "$n" 5201 || return 1
 	out=$(nsexec 1 iperf3 -c "$(node_ip "$n")" -p 5201 -n 1M -J) || rc=$?
 	check "iperf3 TCP: the transfer completed" test "$rc" -eq 0 || return 1
 	# (the server's byte count stops when the client has written 1 MiB,
@@ -71,8 +52,7 @@ iperf() {
 		"$(jq '.end.sum_received.bits_per_second / 1e6 | floor' <<< "$out") Mbit/s"
 	check "TCP: 1 MiB arrived complete and unchanged" tcp_exact "$n" 1048576 ||
 		return 1
-	nsexec "$n" iperf3 -s -D -1 -p 5202 || return 1
-	sleep 1
+	iperf3_server "$n" 5202 || return 1
 	out=$(nsexec 1 iperf3 -c "$(node_ip "$n")" -p 5202 -u -b 1M -t 3 -J) ||
 		return 1
 	lost=$(jq '.end.sum.lost_percent | floor' <<< "$out")

@@ -35,8 +35,8 @@ test_fig8() {
 		"${with[1]} echoes lost, ${with[3]} link failures"
 	diag "defaults:                    ${dflt[0]} retransmissions," \
 		"${dflt[1]} echoes lost, ${dflt[4]} expiries held"
-	max0=$(sort -k3 -n "$dir/without.rto" 2>/dev/null | tail -1 | cut -d' ' -f3)
-	max1=$(sort -k3 -n "$dir/with.rto" 2>/dev/null | tail -1 | cut -d' ' -f3)
+	max0=$(fig8_max_rto "$dir/without")
+	max1=$(fig8_max_rto "$dir/with")
 	diag "largest RTO used: without ${max0:-?} ms, with ${max1:-?} ms"
 	rm -rf "$dir"
 	check "the stalls cost retransmissions without the heuristic" \

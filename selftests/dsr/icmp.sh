@@ -59,10 +59,6 @@ ping_df() {	# SIZE: one DF echo of SIZE bytes from 1 to 4 answered
 	nsexec 1 ping -n -c 1 -M do -s "$1" -W 3 "$(node_ip 4)" >/dev/null 2>&1
 }
 
-listening() {	# NODE PORT: a TCP socket listens there
-	nsexec "$1" ss -Hltn "sport = :$2" | grep -q .
-}
-
 test_pmtu() {
 	local m out rc
 	shared || return 1
@@ -79,8 +75,7 @@ test_pmtu() {
 		busywait 10000 ping_df "$((m - 28))" || return 1
 	# TCP finds the path MTU on its own
 	nsexec 1 ip route flush cache
-	nsexec 4 iperf3 -s -D -1 -p 5301 >/dev/null 2>&1
-	busywait 5000 listening 4 5301
+	iperf3_server 4 5301
 	out=$(nsexec 1 timeout 30 iperf3 -c "$(node_ip 4)" -p 5301 -n 300K -J)
 	rc=$?
 	# (the server's count can stop short of what the client sent when a

@@ -25,49 +25,10 @@ setup() {
 }
 
 # nl NODE [ARG...] <<EOF: a Python program run in NODE's namespace after a
-# prelude: genl.py, A and C (the uapi's attributes and commands by name),
-# g (a client of the family), dev (the dsr0 attribute), fail()
-NL_PRELUDE=$(cat <<'EOF'
-import errno, os, re, socket, struct, sys
-ROOT = os.environ["AH_ROOT"]
-sys.path.insert(0, ROOT + "/selftests/lib")
-from genl import Genl, attr, u32, NL_POLICY_TYPE_ATTR_MIN_VALUE_U as PMIN, \
-    NL_POLICY_TYPE_ATTR_MAX_VALUE_U as PMAX  # noqa: E402
-
-
-def uapi_enum(name):
-    text = open(ROOT + "/include/uapi/linux/ah_dsr.h").read()
-    body = re.search(r"enum %s \{(.*?)\};" % name, text, re.S).group(1)
-    body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
-    names = [n.strip() for n in body.split(",") if n.strip()]
-    return {n: i for i, n in enumerate(names)}
-
-
-A, C = uapi_enum("dsr_attr"), uapi_enum("dsr_cmd")
-A_MAX = len(A) - 2                      # __DSR_A_MAX is the last
-failed = False
-
-
-def fail(what):
-    global failed
-    failed = True
-    print("# FAILED: " + what)
-
-
-def ip(a):
-    return attr(A["DSR_A_DST"], socket.inet_aton(a))
-
-
-def params(g, dev):
-    err, msgs = g.do(C["DSR_CMD_GET_PARAMS"], dev)
-    assert err == 0, g.extack
-    return dict(msgs[0])
-
-
-g = Genl("dsr")
-dev = attr(A["DSR_A_IFNAME"], "dsr0")
-EOF
-)
+# prelude (selftests/lib/dsr_nl_prelude.py): genl.py, A and C (the uapi's
+# attributes and commands by name), g (a client of the family), dev (the
+# dsr0 attribute), fail()
+NL_PRELUDE=$(cat "$AH_ROOT/selftests/lib/dsr_nl_prelude.py")
 
 nl() {
 	local n=$1
@@ -325,16 +286,7 @@ test_route_length() {
 test_list_dumps() {
 	shared || return 1
 	dsr 1 param set dsr0 send_buffer_packets 1000 || return 1
-	nsexec 1 "$PYTHON" - <<-'EOF'
-		import socket, struct
-		s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
-		for i in range(150):
-		    udp = struct.pack("!HHHH", 9, 9, 8 + 20, 0) + bytes(20)
-		    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 1000 + i,
-		                     0, 64, 17, 0, socket.inet_aton("10.0.0.1"),
-		                     socket.inet_aton("10.0.0.99"))
-		    s.sendto(ip + udp, ("10.0.0.99", 0))
-	EOF
+	nsexec 1 "$PYTHON" "$AH_ROOT/selftests/lib/rawip.py" udp150
 	nl 1 <<-'EOF'
 		small = Genl("dsr", bufsize=4096)
 		err, msgs = small.dump(C["DSR_CMD_GET_BUFFER"], dev)
@@ -359,33 +311,7 @@ test_list_dumps() {
 # protocol unreachables for it NODE got in 2 s (sooner once one came) and,
 # with "raw", how many copies a protocol 48 raw socket of NODE got
 proto48() {
-	nsexec "$1" "$PYTHON" - "$2" "$3" "$((2 * SCALE))" "${4:-}" <<-'EOF'
-		import os, select, socket, struct, sys, time
-		src, dst, wait, mode = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
-		ident = os.getpid() & 0xffff
-		icmp = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)
-		r48 = socket.socket(socket.AF_INET, socket.SOCK_RAW, 48) if mode else None
-		tx = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
-		body = bytes(range(16))
-		tx.sendto(struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(body), ident,
-		                      0, 64, 48, 0, socket.inet_aton(src),
-		                      socket.inet_aton(dst)) + body, (dst, 0))
-		end, unreach, copies = time.time() + wait, 0, 0
-		socks = [s for s in (icmp, r48) if s]
-		while time.time() < end and not unreach:
-		    ready, _, _ = select.select(socks, [], [], max(0, end - time.time()))
-		    for s in ready:
-		        pkt = s.recv(2048)
-		        ihl = (pkt[0] & 15) * 4
-		        if s is r48:
-		            copies += struct.unpack("!H", pkt[4:6])[0] == ident
-		            continue
-		        inner = pkt[ihl + 8:]
-		        if (pkt[ihl:ihl + 2] == b"\x03\x02" and len(inner) >= 20 and
-		                inner[9] == 48 and struct.unpack("!H", inner[4:6])[0] == ident):
-		            unreach += 1
-		print(unreach, copies)
-	EOF
+	nsexec "$1" "$PYTHON" "$AH_ROOT/selftests/lib/rawip.py" proto48 "$2" "$3" "$((2 * SCALE))" "${4:-}"
 }
 
 test_proto48_unreach() {

@@ -70,33 +70,12 @@ test_slave_qdisc() {
 
 # recv N: on 2, print the payloads of N UDP datagrams in order of arrival
 recv() {
-	nsexec 2 "$PYTHON" - "$1" "$((10 * ${AH_TIME_SCALE:-1}))" <<-'EOF'
-		import socket, sys
-		s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-		s.bind(("", 5000))
-		# the sender starts after "ready": slow on the debug kernel
-		s.settimeout(int(sys.argv[2]))
-		print("ready", flush=True)
-		for _ in range(int(sys.argv[1])):
-		    try:
-		        print(s.recv(2000)[:8].decode().strip(), flush=True)
-		    except socket.timeout:
-		        break
-	EOF
+	nsexec 2 "$PYTHON" "$AH_ROOT/selftests/lib/tosudp.py" recv "$1" "$((10 * ${AH_TIME_SCALE:-1}))"
 }
 
 # send LOW HIGH: from 1, LOW datagrams of TOS 0, then HIGH of TOS low-delay
 send() {
-	nsexec 1 "$PYTHON" - "$(node_ip 2)" "$1" "$2" <<-'EOF'
-		import socket, sys
-		dst, low, high = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-		s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-		for tos, kind, n in ((0, "L", low), (0x10, "H", high)):
-		    s.setsockopt(socket.IPPROTO_IP, socket.IP_TOS, tos)
-		    for i in range(n):
-		        s.sendto(("%s %-6d" % (kind, i)).encode() + bytes(492),
-		                 (dst, 5000))
-	EOF
+	nsexec 1 "$PYTHON" "$AH_ROOT/selftests/lib/tosudp.py" send "$(node_ip 2)" "$1" "$2"
 }
 
 # in_order KIND FILE: the datagrams of KIND arrived 0, 1, 2, ...

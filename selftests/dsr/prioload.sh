@@ -51,13 +51,10 @@ rexmt_path() {
 test_tcp_order() {
 	local o0 r0 ofo rex out rc=0
 	shared || return 1
-	prioload_clear
-	prioload_qdisc dsrprio || return 1
-	dsr_ping_ok 1 4 3 || dsr_ping_ok 1 4 3
+	prioload_prepare dsrprio || return 1
 	o0=$(ofo 4)
 	r0=$(rexmt_path)
-	nsexec 4 iperf3 -s -D -1 -p 5203 >/dev/null 2>&1
-	sleep 0.5
+	iperf3_server 4 5203
 	out=$(nsexec 1 iperf3 -c "$(node_ip 4)" -p 5203 -n 512K -J) || rc=$?
 	ofo=$(($(ofo 4) - o0))
 	rex=$(($(rexmt_path) - r0))

@@ -114,10 +114,6 @@ test_blacklist() {
 	check "4 counted it cleared" test "$(dsr_stat 4 blacklist_cleared)" -ge 1
 }
 
-udp_listening() {	# NODE PORT
-	nsexec "$1" ss -Huln "sport = :$2" | grep -q .
-}
-
 # A request from 1 for 4 that carries a datagram: 2 and 3 forward it with
 # the datagram, 4 delivers it once and answers the request.
 test_rreq_payload() {

@@ -53,15 +53,7 @@ dsrd_pid() { pgrep -f "dsrd -N $(ns 1)" | head -1; }
 # notify listener: every datagram on $T/notify as a line of $T/notify.log
 notify_listen() {
 	# not on the script's stdout: run_guest.sh's tee would wait for it
-	"$PYTHON" - "$T/notify" "$T/notify.log" > /dev/null 2>&1 <<-'PY' &
-		import socket, sys
-		s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-		s.bind(sys.argv[1])
-		with open(sys.argv[2], "a", buffering=1) as f:
-		    print("ready", file=f)
-		    while True:
-		        f.write(s.recv(4096).decode().replace("\n", " ") + "\n")
-	PY
+	"$PYTHON" "$AH_ROOT/selftests/lib/sdnotify.py" "$T/notify" "$T/notify.log" > /dev/null 2>&1 &
 	echo $! > "$T/listener.pid"
 	busywait 10000 grep -qs ready "$T/notify.log"
 }

@@ -15,6 +15,11 @@
 # sch_plug is the faithful stall: the frames stay in A's interface queue,
 # where DSR's queue heuristic looks (the root qdisc's backlog), and leave in
 # order when the queue is serviced again.  Requires lib.sh.
+#
+# The selftest checks what the paper found (shorter runs, on one kernel);
+# the bench prints the paper's four runs as a table and leaves the RTOs
+# for bench/plot/plot-fig8.py.  Both are only callers of fig8_setup,
+# fig8_run and fig8_max_rto: the experiment itself is here.
 
 FIG8_TRACEFS=/sys/kernel/tracing
 
@@ -99,6 +104,11 @@ fig8_run() {
 	read -r -a s1 <<< "$s1"
 	echo "$((s1[0] - s0[0])) $((${sent:-0} - ${recv:-0})) ${dup:-0}" \
 		"$((s1[1] - s0[1])) $((s1[2] + s1[3] - s0[2] - s0[3]))"
+}
+
+# fig8_max_rto OUT: the largest RTO (ms) in OUT.rto, nothing when none
+fig8_max_rto() {
+	sort -k3 -n "$1.rto" 2>/dev/null | tail -1 | cut -d' ' -f3
 }
 
 # A's retransmissions link_failures rexmt_held_queued link_break_held_queued

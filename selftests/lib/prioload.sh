@@ -26,6 +26,9 @@
 #              from 2, by 3 and by 1, time since the request was sent; an
 #              ack that comes after the sender gave up on that request, or
 #              on the link, matches nothing and is not counted)
+# The selftest checks dsrprio against pfifo_fast once (and TCP order);
+# the bench repeats the comparison PRIOLOAD_RUNS times as a table.  Both
+# only call prioload_setup, prioload_prepare and prioload_run.
 # Requires lib.sh.
 
 PRIOLOAD_TRACEFS=/sys/kernel/tracing
@@ -62,6 +65,15 @@ prioload_clear() {
 	done
 }
 
+# prioload_prepare KIND: the shaping of prioload_qdisc with KIND on clean
+# caches, and a route 1 -> 4 if one comes (fails only when the qdiscs do)
+prioload_prepare() {
+	prioload_clear
+	prioload_qdisc "$1" || return 1
+	dsr_ping_ok 1 4 3 || dsr_ping_ok 1 4 3
+	return 0
+}
+
 # median of the numbers on stdin ("-" when none)
 prioload_median() {
 	sort -n | awk 'NF { v[++n] = $1 } END {
@@ -73,9 +85,7 @@ prioload_median() {
 # discovery_ms is "-" when 2 got no answer from 5
 prioload_run() {
 	local kind=$1 secs=${2:-12} disc acks traced=0 udp
-	prioload_clear
-	prioload_qdisc "$kind" || return 1
-	dsr_ping_ok 1 4 3 || dsr_ping_ok 1 4 3
+	prioload_prepare "$kind" || return 1
 	if [[ -d $PRIOLOAD_TRACEFS/events ]] ||
 	   mount -t tracefs nodev "$PRIOLOAD_TRACEFS" 2>/dev/null; then
 		if [[ -d $PRIOLOAD_TRACEFS/events/dsr/dsr_ack ]]; then
@@ -84,8 +94,7 @@ prioload_run() {
 			echo 1 > "$PRIOLOAD_TRACEFS/events/dsr/dsr_ack/enable"
 		fi
 	fi
-	nsexec 4 iperf3 -s -D -1 -p 5202 >/dev/null 2>&1
-	sleep 0.5
+	iperf3_server 4 5202
 	udp=$(mktemp)
 	nsexec 1 iperf3 -c "$(node_ip 4)" -p 5202 -u -b "$PRIOLOAD_OFFER" -l 1000 \
 		-t "$secs" -J > "$udp" 2>/dev/null &

@@ -36,14 +36,6 @@ streams_route() {
 
 streams_port() { STREAMS_PORT=$((STREAMS_PORT + 1)); echo "$STREAMS_PORT"; }
 
-# iperf3_server NODE PORT: one test, then exit
-iperf3_server() {
-	nsexec "$1" iperf3 -s -1 -D -p "$2" >/dev/null 2>&1 &&
-		busywait 5000 listening "$1" "$2"
-}
-
-listening() { nsexec "$1" ss -Hltn "sport = :$2" | grep -q .; }
-
 # tcp_run SRC DST LEN [SECS] > JSON: an iperf3 TCP flow, writes of LEN
 tcp_run() {
 	local p
@@ -89,7 +81,7 @@ video_run() {
 	nsexec "$2" "$PYTHON" "$STREAM_PY" video-recv "$p" $(($4 + 15)) 2 "$5" \
 		> "$out" &
 	local rpid=$!
-	sleep 0.5
+	busywait 5000 udp_listening "$2" "$p"
 	local sent
 	sent=$(nsexec "$1" "$PYTHON" "$STREAM_PY" video-send "$(node_ip "$2")" \
 		"$p" "$4" "$(tc_rate_bits "$3")" 1 "${6:-0}" | jq .sent)

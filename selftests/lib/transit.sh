@@ -111,9 +111,11 @@ tr_send() {
 }
 
 # tr_recv_bg SECS IDLE OUT: count UDP at D (port 5001) in the background
+# (wait for it); bound to its port when this returns
 tr_recv_bg() {
 	nsexec $TR_D "$PYTHON" "$AH_ROOT/selftests/lib/udp.py" recv 5001 \
 		"$1" "$2" > "$3" &
+	busywait 5000 udp_listening $TR_D 5001
 }
 
 # tr_fwd_rule [RULE]: R's forward chain holds only RULE (none without)

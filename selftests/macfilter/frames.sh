@@ -14,22 +14,7 @@ require_cmd jq ahctl
 
 # craft SRC KIND...: scapy builds the frames once; prints "KIND HEX" lines
 craft() {
-	"$PYTHON" - "$@" <<'PY'
-import logging, sys
-logging.getLogger("scapy.runtime").setLevel(logging.ERROR)
-from scapy.all import Ether, Dot1Q, Dot1AD, IP, UDP, Raw
-src = sys.argv[1]
-bcast = "ff:ff:ff:ff:ff:ff"
-frames = {
-    "broadcast": Ether(src=src, dst=bcast) / IP(src="10.0.0.9", dst="10.0.0.255") / UDP(dport=9),
-    "multicast": Ether(src=src, dst="01:00:5e:00:00:fb") / IP(src="10.0.0.9", dst="224.0.0.251") / UDP(dport=5353),
-    "vlan": Ether(src=src, dst=bcast) / Dot1Q(vlan=42) / IP(src="10.0.0.9", dst="10.0.0.1") / UDP(dport=9),
-    "qinq": Ether(src=src, dst=bcast) / Dot1AD(vlan=7) / Dot1Q(vlan=42) / IP(src="10.0.0.9", dst="10.0.0.1") / UDP(dport=9),
-    "runt": Ether(src=src, dst=bcast, type=0x88b5) / Raw(b"x"),
-}
-for kind in sys.argv[2:]:
-    print(kind, bytes(frames[kind]).hex())
-PY
+	"$PYTHON" "$AH_ROOT/selftests/lib/framekinds.py" "$@"
 }
 
 KINDS="broadcast multicast vlan qinq runt"

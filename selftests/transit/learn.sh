@@ -57,7 +57,6 @@ test_resume() {
 	drop_flow $TR_DST || return 1
 	tr_fwd_rule || return 1
 	tr_recv_bg 15 2 "$out"
-	sleep 0.5
 	# 3 s at 50/s; the rule is gone, the next probe (1 s) finds out
 	tr_send $TR_DST $PAYLOAD 150 50 >/dev/null
 	wait
@@ -78,7 +77,6 @@ test_other_flows() {
 	out=$(mktemp)
 	drop_flow $TR_DST || return 1
 	tr_recv_bg 15 2 "$out"
-	sleep 0.5
 	tr_send $TR_DST2 $PAYLOAD 100 50 >/dev/null
 	wait
 	read -r got _ < "$out"
@@ -146,7 +144,6 @@ test_fragments() {
 	tr_send $TR_DST 3000 40 20 >/dev/null
 	tr_fwd_rule || return 1
 	tr_recv_bg 15 2 "$out"
-	sleep 0.5
 	tr_send $TR_DST 3000 60 20 >/dev/null
 	wait
 	read -r got _ < "$out"

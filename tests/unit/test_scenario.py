@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of scripts/ah-scenario (docs/scenario.md), in KTAP.
+"""Unit tests of tools/ah-scenario (docs/scenario.md), in KTAP.
 
     /usr/bin/python3 tests/unit/test_scenario.py
 
@@ -16,7 +16,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TOOL = os.path.normpath(os.path.join(HERE, "..", "..", "scripts",
+TOOL = os.path.normpath(os.path.join(HERE, "..", "..", "tools",
                                      "ah-scenario"))
 
 TRACE_MAX_STEPS = 100000
@@ -26,7 +26,7 @@ TRACE_LINE_MAX = 1 << 20
 
 
 def load_tool():
-    """scripts/ah-scenario as a module (its main() does not run), without
+    """tools/ah-scenario as a module (its main() does not run), without
     leaving a __pycache__ behind."""
     sys.dont_write_bytecode = True
     loader = importlib.machinery.SourceFileLoader("ah_scenario", TOOL)

@@ -5,7 +5,7 @@ timeout DSR used for each packet node A transmitted, over time: the paper's
 node (hold_queued 0) without and with the queue-length heuristic, and the
 defaults (the heuristic and hold_queued).
 
-    scripts/plot-fig8.py DIR OUT.png
+    bench/plot/plot-fig8.py DIR OUT.png
 
 DIR holds without.rto, with.rto and hold-with.rto: "seconds try rto_ms"
 per transmission (tracepoint dsr_xmit).  Retransmissions (try > 1) are

@@ -5,7 +5,7 @@ the packet rate, for 100, 500 and 1500-byte packets, when R forwards the
 flow, when its firewall drops it, and when the transit engine drops it
 after reading 34 bytes off the (simulated) PIO card.
 
-    scripts/plot-fig3.py DIR OUT.png
+    bench/plot/plot-fig3.py DIR OUT.png
 
 DIR/points: "case size rate load_percent ns_per_packet frames ns" per
 line."""

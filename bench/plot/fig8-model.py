@@ -3,7 +3,7 @@
 """A model of seed 004 Figure 8 as the paper describes its node, to tell
 what the queue-length heuristic alone can save (docs/dsr.md).
 
-    scripts/fig8-model.py
+    bench/plot/fig8-model.py
 
 300 echoes at 10/s; the interface queue is serviced for 10 s, then not for
 3 s, again and again; a serviced queue empties at once and its packets are
