@@ -56,13 +56,15 @@
 #define DSR_RL_BUCKETS		256
 /*
  * The Blacklist (blacklist.h): a neighbour found unreachable while its
- * frames reach us is "probable" this long, then "questionable" (probed
+ * frames reach us (maint.c) is "probable" this long, then "questionable" (probed
  * at most once a DSR_BL_PROBE_MS) until DSR_BL_LIFE_MS after it was last
  * found so.
  */
 #define DSR_BL_PROBABLE_MS	5000
 #define DSR_BL_LIFE_MS		60000
 #define DSR_BL_PROBE_MS		1000
+/* ... and only one that acknowledged nothing for this long (ms) */
+#define DSR_BL_SILENT_MS	2000
 /* ICMP errors a second, and at once: per destination, and in all */
 #define DSR_ICMP_RATE_DEST	1
 #define DSR_ICMP_BURST_DEST	6

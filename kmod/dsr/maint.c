@@ -367,19 +367,23 @@ static void dsr_maint_failed(struct dsr_priv *priv, const struct dsr_maint *m,
 }
 
 /*
- * Section 4.6: nexthop did not acknowledge, yet its frames reach us (we
- * heard it since the first of its failed packets was sent), or what
- * failed was a Route Reply, sent back over a link a Route Request came
- * across: the link may be unidirectional.
+ * Section 4.6: nexthop acknowledged nothing for DSR_BL_SILENT_MS, yet its
+ * frames reach us (we heard it since the first of its failed packets was
+ * sent), or what failed was a Route Reply, sent back over a link a Route
+ * Request came across: the link may be unidirectional.  A lossy link
+ * that still acknowledges some of what we send is not.
  */
 static void dsr_maint_blacklist(struct dsr_priv *priv, __be32 nexthop,
 				u64 first, bool rrep)
 {
 	struct dsr_neigh *n = dsr_neigh_find(priv, nexthop);
+	u64 now = dsr_now();
 
+	if (n && n->confirmed && now - n->confirmed < DSR_BL_SILENT_MS)
+		return;
 	if (!rrep && !(n && n->heard > first))
 		return;
-	dsr_bl_add(&priv->bl, nexthop, dsr_now(), DSR_BL_PROBABLE_MS,
+	dsr_bl_add(&priv->bl, nexthop, now, DSR_BL_PROBABLE_MS,
 		   DSR_BL_LIFE_MS);
 	dsr_stat(priv, DSR_S_BLACKLIST_ADDED);
 }

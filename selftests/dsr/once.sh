@@ -24,6 +24,10 @@ setup() {
 		mf 2 add dev eth0 "$(node_mac 3)" loss 30
 }
 
+sum_stat() {	# NAME: over the three nodes
+	echo $(($(dsr_stat 1 "$1") + $(dsr_stat 2 "$1") + $(dsr_stat 3 "$1")))
+}
+
 held_back() {	# the copies every node held back
 	local i n=0
 	for i in 1 2 3; do
@@ -40,7 +44,9 @@ test_once() {
 	h=$(($(held_back) - h0))
 	dup=$(awk '/packets transmitted/ { for (i = 1; i <= NF; i++) if ($i == "duplicates,") print substr($(i - 1), 2) }' <<< "$out")
 	diag "$(grep "packets transmitted" <<< "$out")"
-	diag "copies held back: $h"
+	diag "copies held back: $h; maintenance buffer full" \
+		"$(sum_stat maint_buffer_full) times, blacklisted" \
+		"$(sum_stat blacklist_added), links broken $(sum_stat link_failures)"
 	check "ping saw no duplicate reply" test "${dup:-0}" -eq 0 &&
 	check "lost acknowledgements made copies, and they were held back" \
 		test "$h" -gt 0 &&
