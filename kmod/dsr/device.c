@@ -18,7 +18,7 @@
 #include <net/rtnetlink.h>
 
 #include "ah_debug.h"
-#include "compat.h"
+#include "ah_compat.h"
 #include "sch_dsrprio.h"
 #include "dsr.h"
 
@@ -501,13 +501,13 @@ static void dsr_setup(struct net_device *dev)
 	dev->needed_headroom = LL_MAX_HEADER + DSR_MTU_RESERVE;
 	dev->flags = IFF_NOARP;
 	dev->priv_flags |= IFF_NO_QUEUE;
-	dsr_set_lltx(dev);
+	ah_set_lltx(dev);
 	/*
 	 * Its netfilter hook, its slaves and its tables belong to one
 	 * namespace, as a bridge's do: dsr0 never moves (a slave may; it is
 	 * released).
 	 */
-	dsr_set_netns_local(dev);
+	ah_set_netns_local(dev);
 }
 
 static int dsr_validate(struct nlattr *tb[], struct nlattr *data[],

@@ -13,7 +13,7 @@
 #include <net/sock.h>
 
 #include "ah_genl.h"
-#include "compat.h"
+#include "ah_compat.h"
 #include "dsr.h"
 
 static struct genl_family dsr_genl_family;
@@ -192,7 +192,7 @@ static struct net_device *dsr_lookup(struct net *net, struct nlattr **attrs,
 	return dev;
 }
 
-static int dsr_pre_doit(const struct dsr_genl_ops_t *ops, struct sk_buff *skb,
+static int dsr_pre_doit(const struct ah_genl_ops_t *ops, struct sk_buff *skb,
 			struct genl_info *info)
 {
 	struct net_device *dev;
@@ -207,7 +207,7 @@ static int dsr_pre_doit(const struct dsr_genl_ops_t *ops, struct sk_buff *skb,
 	return 0;
 }
 
-static void dsr_post_doit(const struct dsr_genl_ops_t *ops,
+static void dsr_post_doit(const struct ah_genl_ops_t *ops,
 			  struct sk_buff *skb, struct genl_info *info)
 {
 	rtnl_unlock();
@@ -511,7 +511,7 @@ static int dsr_dump(struct sk_buff *skb, struct netlink_callback *cb,
 	if (*part >= nwalk)
 		return 0;
 	rtnl_lock();
-	dev = dsr_lookup(sock_net(skb->sk), dsr_dump_attrs(cb), cb->extack);
+	dev = dsr_lookup(sock_net(skb->sk), ah_dump_attrs(cb), cb->extack);
 	if (IS_ERR(dev)) {
 		rtnl_unlock();
 		return PTR_ERR(dev);
@@ -862,11 +862,15 @@ static const struct genl_ops dsr_genl_ops[] = {
 };
 
 /* events tell who routes through whom: only CAP_NET_ADMIN may listen */
+#ifndef AH_MCGRP_ADMIN_ONLY
+/* rather than send routing events to anyone, do not build (ah_compat.h) */
+#error "dsr needs GENL_MCAST_CAP_NET_ADMIN (6.7, or a 6.1/6.6 stable kernel that has it)"
+#endif
 static const struct genl_multicast_group dsr_mcgrps[] = {
 	[DSR_MCGRP_CONFIG_ID] = { .name = DSR_MCGRP_CONFIG },
 	[DSR_MCGRP_EVENTS_ID] = {
 		.name = DSR_MCGRP_EVENTS,
-		.flags = DSR_MCGRP_ADMIN_ONLY,
+		.flags = AH_MCGRP_ADMIN_ONLY,
 	},
 };
 
