@@ -18,6 +18,8 @@
 #include <linux/ktime.h>
 #include <linux/netdevice.h>
 #include <linux/netfilter.h>
+#include <linux/rculist.h>
+#include <linux/rtnetlink.h>
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
@@ -270,13 +272,53 @@ static inline void dsr_stat(struct dsr_priv *priv, enum dsr_stat s)
 	atomic_long_inc(&priv->stats[s]);
 }
 
-u64 dsr_now(void);
+/* The clock of every deadline and age: ms since boot. */
+static inline u64 dsr_now(void)
+{
+	return ktime_to_ms(ktime_get());
+}
+
 static inline u64 dsr_now_us(void)
 {
 	return ktime_to_us(ktime_get());
 }
 
-__be32 dsr_self(const struct dsr_priv *priv);
+/*
+ * The device's home address: the first IPv4 address on dsr0, kept in
+ * priv->rc.self (where the route cache needs it) by dsr_inetaddr_event().
+ */
+static inline __be32 dsr_self(const struct dsr_priv *priv)
+{
+	return READ_ONCE(priv->rc.self);
+}
+
+/* device.c */
+extern const struct net_device_ops dsr_netdev_ops;
+
+static inline bool dsr_is_dsr(const struct net_device *dev)
+{
+	return dev->netdev_ops == &dsr_netdev_ops;
+}
+
+/* Under RTNL or RCU. */
+static inline struct dsr_slave *dsr_slave_find(struct dsr_priv *priv,
+					       const struct net_device *dev)
+{
+	struct dsr_slave *s;
+
+	list_for_each_entry_rcu(s, &priv->slaves, list, lockdep_rtnl_is_held())
+		if (s->dev == dev)
+			return s;
+	return NULL;
+}
+
+/* Start the device's timer if it is not running.  priv->lock held. */
+static inline void dsr_kick(struct dsr_priv *priv)
+{
+	if (!priv->dead && !timer_pending(&priv->timer))
+		mod_timer(&priv->timer,
+			  jiffies + msecs_to_jiffies(DSR_P(priv, TIMER_MS)));
+}
 
 /* params.c */
 extern const char *const dsr_stat_names[DSR_S_MAX];
@@ -285,12 +327,26 @@ enum dsr_param_range { DSR_PARAM_OK, DSR_PARAM_BELOW, DSR_PARAM_ABOVE };
 enum dsr_param_range dsr_param_check(int attr, u32 val);
 
 /* device.c */
-extern struct rtnl_link_ops dsr_link_ops;
-bool dsr_is_dsr(const struct net_device *dev);
-struct dsr_slave *dsr_slave_find(struct dsr_priv *priv,
-				 const struct net_device *dev);
 int dsr_device_init(void);
 void dsr_device_exit(void);
+
+/* ethtool.c */
+extern const struct ethtool_ops dsr_ethtool_ops;
+
+/* slave.c */
+int dsr_slave_add(struct dsr_priv *priv, struct net_device *sdev,
+		  struct netlink_ext_ack *extack);
+int dsr_slave_del(struct dsr_priv *priv, struct net_device *sdev);
+void dsr_slave_release(struct dsr_priv *priv, struct dsr_slave *s);
+void dsr_slave_release_all(struct dsr_priv *priv);
+void dsr_slave_update_mtu(struct dsr_priv *priv);
+
+/* timer.c */
+void dsr_timer_init(struct dsr_priv *priv);
+
+/* stray.c */
+int dsr_stray_init(void);
+void dsr_stray_exit(void);
 
 /* neigh.c */
 struct dsr_neigh *dsr_neigh_find(struct dsr_priv *priv, __be32 addr);
@@ -372,9 +428,6 @@ unsigned int dsr_nf_hook(void *hpriv, struct sk_buff *skb,
 			 const struct nf_hook_state *state);
 int dsr_overhear_rcv(struct sk_buff *skb, struct net_device *dev,
 		     struct packet_type *pt, struct net_device *orig_dev);
-
-/* timer (device.c) */
-void dsr_kick(struct dsr_priv *priv);
 
 /* netlink.c */
 int dsr_genl_init(void);
