@@ -18,8 +18,6 @@
 
 static struct genl_family dsr_genl_family;
 
-enum { DSR_MCGRP_CONFIG_ID, DSR_MCGRP_EVENTS_ID };
-
 #define DSR_DEV_POLICY \
 	[DSR_A_IFINDEX] = { .type = NLA_U32 }, \
 	[DSR_A_IFNAME] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 }
@@ -213,14 +211,6 @@ static void dsr_post_doit(const struct ah_genl_ops_t *ops,
 	rtnl_unlock();
 }
 
-static int dsr_put_dev(struct sk_buff *msg, const struct dsr_priv *priv)
-{
-	if (nla_put_u32(msg, DSR_A_IFINDEX, priv->dev->ifindex) ||
-	    nla_put_string(msg, DSR_A_IFNAME, priv->dev->name))
-		return -EMSGSIZE;
-	return 0;
-}
-
 /* ---- parameters ------------------------------------------------------------- */
 
 static struct sk_buff *dsr_params_msg(struct dsr_priv *priv, u32 portid,
@@ -379,7 +369,7 @@ static int dsr_cmd_add_route(struct sk_buff *skb, struct genl_info *info)
 	spin_lock_bh(&priv->lock);
 	r = dsr_rc_add(&priv->rc, hops, n, DSR_PATH_STATIC, dsr_now());
 	if (r >= 0)
-		dsr_sendbuf_drain(priv, &out);
+		dsr_disc_drain(priv, &out);
 	dsr_out_commit(priv, &out);
 	spin_unlock_bh(&priv->lock);
 	dsr_out_flush(priv);
@@ -795,35 +785,6 @@ DSR_DUMP_FN(buffer, DSR_CMD_GET_BUFFER, dsr_walk_sendbuf, dsr_walk_maint)
 DSR_DUMP_FN(reqtable, DSR_CMD_GET_REQTABLE, dsr_walk_rreq, dsr_walk_disc)
 DSR_DUMP_FN(negcache, DSR_CMD_GET_NEGCACHE, dsr_walk_negcache)
 
-/* ---- events ---------------------------------------------------------------------- */
-
-void dsr_event(struct dsr_priv *priv, u8 event, __be32 addr, __be32 nexthop,
-	       __be32 dst, const __be32 *hops, unsigned int n)
-{
-	struct net *net = dev_net(priv->dev);
-	struct sk_buff *msg;
-	void *hdr;
-
-	if (!genl_has_listeners(&dsr_genl_family, net, DSR_MCGRP_EVENTS_ID))
-		return;
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_ATOMIC);
-	if (!msg)
-		return;
-	hdr = genlmsg_put(msg, 0, 0, &dsr_genl_family, 0, DSR_CMD_EVENT);
-	if (!hdr || dsr_put_dev(msg, priv) ||
-	    nla_put_u8(msg, DSR_A_EVENT, event) ||
-	    (addr && nla_put_in_addr(msg, DSR_A_ADDR, addr)) ||
-	    (nexthop && nla_put_in_addr(msg, DSR_A_NEXTHOP, nexthop)) ||
-	    (dst && nla_put_in_addr(msg, DSR_A_DST, dst)) ||
-	    (n && nla_put(msg, DSR_A_HOPS, 4 * n, hops))) {
-		nlmsg_free(msg);
-		return;
-	}
-	genlmsg_end(msg, hdr);
-	genlmsg_multicast_netns(&dsr_genl_family, net, msg, 0,
-				DSR_MCGRP_EVENTS_ID, GFP_ATOMIC);
-}
-
 /* ---- the family -------------------------------------------------------------------- */
 
 #define DSR_DO(_cmd, _fn, _policy)					\
@@ -903,6 +864,7 @@ int dsr_genl_init(void)
 	err = dsr_params_policy_check();
 	if (err)
 		return err;
+	dsr_event_init(&dsr_genl_family);
 	return genl_register_family(&dsr_genl_family);
 }
 

@@ -808,7 +808,7 @@ static void dsr_rcv(struct dsr_priv *priv, struct dsr_slave *s,
 		/* only if this packet taught the route cache something */
 		if (!skb_queue_empty(&priv->sendbuf) &&
 		    priv->routes_gen != priv->drained_gen)
-			dsr_sendbuf_drain(priv, &out);
+			dsr_disc_drain(priv, &out);
 	}
 	dsr_out_commit(priv, &out);
 	spin_unlock(&priv->lock);

@@ -30,7 +30,7 @@ static void dsr_timer(struct timer_list *t)
 		spin_unlock(&priv->lock);
 		return;
 	}
-	dsr_route_tick(priv, now, &out);
+	dsr_disc_timer(priv, now, &out);
 	dsr_maint_tick(priv, now, &out);
 	if (now - priv->last_expire >= 1000) {
 		dsr_rc_expire(&priv->rc, now);
