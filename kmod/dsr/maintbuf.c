@@ -199,10 +199,10 @@ int dsr_set_areq(struct sk_buff *skb, const struct dsr_parsed *parsed,
 	dh = skb->data + ihl;
 	if (p.areq) {
 		if (want) {
-			dsr_put16(dh + p.areq + 2, id);
+			ah_put16(dh + p.areq + 2, id);
 		} else {
 			dh[p.areq] = DSR_OPT_PADN;
-			dsr_put16(dh + p.areq + 2, 0);
+			ah_put16(dh + p.areq + 2, 0);
 		}
 		return 0;
 	}
@@ -215,7 +215,7 @@ int dsr_set_areq(struct sk_buff *skb, const struct dsr_parsed *parsed,
 	skb_reset_network_header(skb);
 	dh = skb->data + ihl;
 	dsr_put_areq(dh + p.len, id);
-	dsr_put16(dh + 2, p.len + DSR_AREQ_SIZE - DSR_HDR_LEN);
+	ah_put16(dh + 2, p.len + DSR_AREQ_SIZE - DSR_HDR_LEN);
 	iph = ip_hdr(skb);
 	iph->tot_len = htons(ntohs(iph->tot_len) + DSR_AREQ_SIZE);
 	ip_send_check(iph);

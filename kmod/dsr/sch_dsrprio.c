@@ -99,7 +99,7 @@ static bool dsrprio_is_control(const struct sk_buff *skb, int noff,
 	if (!p)
 		return false;
 	pos = ihl + DSR_HDR_LEN;
-	end = pos + dsr_get16(p + 2);	/* Payload Length: the options */
+	end = pos + ah_get16(p + 2);	/* Payload Length: the options */
 	if (end > tot)
 		return false;
 
