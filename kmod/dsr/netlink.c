@@ -7,6 +7,8 @@
  * Every command is strictly validated; the policy holds each parameter's
  * range.  Dumps copy out under the device lock, resuming from a cursor.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/rtnetlink.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
@@ -156,7 +158,7 @@ static int dsr_params_policy_check(void)
 		    (hi == U32_MAX ||
 		     dsr_param_check(a, hi + 1) == DSR_PARAM_ABOVE))
 			continue;
-		pr_err("dsr: attribute %d: the netlink policy and dsr_param_defs disagree\n",
+		pr_err("attribute %d: the netlink policy and dsr_param_defs disagree\n",
 		       a);
 		return -EINVAL;
 	}

@@ -19,6 +19,8 @@
  * that any "tc qdisc replace/add ... root" replaces it) and takes it off on
  * release (dsrprio_uninstall()).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>

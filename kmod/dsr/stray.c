@@ -6,8 +6,6 @@
  * answered as if the module were not loaded.  Per namespace, how many dsr
  * devices it has.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <net/icmp.h>
 #include <net/ip.h>
 #include <net/netns/generic.h>

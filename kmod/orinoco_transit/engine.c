@@ -9,6 +9,8 @@
  * of the namespace, so that a flow received on one card and forwarded
  * out another is still seen.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/etherdevice.h>
 #include <linux/hashtable.h>
 #include <linux/if_arp.h>

@@ -12,6 +12,8 @@
  * bytes the engine wants to peek, then, unless the engine drops the
  * frame, the rest.  See docs/piosim.md.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/etherdevice.h>
 #include <linux/ethtool.h>
 #include <linux/if_vlan.h>
