@@ -352,7 +352,7 @@ static void dsr_rx_rerr(struct dsr_rx_ctx *c, u16 off)
 	trace_dsr_route(priv->dev, DSR_EVENT_ROUTE_ERROR, from, to, 0);
 }
 
-/* An Acknowledgement with id to the neighbour to, in one hop. */
+/* An Acknowledgment with id to the neighbour to, in one hop. */
 static void dsr_send_ack(struct dsr_rx_ctx *c, u16 id, __be32 to)
 {
 	size_t len = DSR_HDR_LEN + DSR_ACK_SIZE;
@@ -371,9 +371,9 @@ static void dsr_send_ack(struct dsr_rx_ctx *c, u16 id, __be32 to)
 }
 
 /*
- * Section 8.3.3: an Acknowledgement Request is answered to the previous
- * hop; one that came with an Acknowledgement only by that
- * Acknowledgement's destination (the packet's), and to its originator.
+ * Section 8.3.3: an Acknowledgment Request is answered to the previous
+ * hop; one that came with an Acknowledgment only by that
+ * Acknowledgment's destination (the packet's), and to its originator.
  */
 static void dsr_rx_areq(struct dsr_rx_ctx *c)
 {
