@@ -19,10 +19,17 @@
 #   make uninstall        the same files, from every kernel; keeps /etc/dsrd
 #   make cross-arm64      modules and tools for Debian's arm64 6.1 kernel
 #                         (scripts/cross-arm64.sh, docs/embedded.md)
+#   AH_WERROR=y           -Werror for the modules (set by check, check-debug,
+#                         soak, demo, bench and cross-arm64)
 
 ROOT     := $(CURDIR)
 KVERS    ?= $(shell $(ROOT)/scripts/kernels.sh)
 export W ?= 1
+
+# The project's own builds, for its tests, stop at any warning (-Werror in
+# kmod/common/Kbuild.flags); make, make install and DKMS on a user's kernel
+# and compiler do not.  make AH_WERROR=y asks for it anywhere.
+check check-debug soak demo bench cross-arm64: export AH_WERROR = y
 
 .PHONY: all modules drivers userspace check check-debug soak debug-kernel bench demo setup clean checkpatch \
 	unit fuzz install uninstall cross-arm64

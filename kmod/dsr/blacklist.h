@@ -11,7 +11,7 @@
 #ifndef _DSR_BLACKLIST_H
 #define _DSR_BLACKLIST_H
 
-#include "proto_env.h"
+#include "ah_proto_env.h"
 
 #define DSR_BL_ENTRIES	32
 

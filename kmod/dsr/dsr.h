@@ -18,9 +18,12 @@
 #include <linux/ktime.h>
 #include <linux/netdevice.h>
 #include <linux/netfilter.h>
+#include <linux/rculist.h>
+#include <linux/rtnetlink.h>
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
+#include <net/genetlink.h>
 
 #include "blacklist.h"
 #include "dup.h"
@@ -272,13 +275,53 @@ static inline void dsr_stat(struct dsr_priv *priv, enum dsr_stat s)
 	atomic_long_inc(&priv->stats[s]);
 }
 
-u64 dsr_now(void);
+/* The clock of every deadline and age: ms since boot. */
+static inline u64 dsr_now(void)
+{
+	return ktime_to_ms(ktime_get());
+}
+
 static inline u64 dsr_now_us(void)
 {
 	return ktime_to_us(ktime_get());
 }
 
-__be32 dsr_self(const struct dsr_priv *priv);
+/*
+ * The device's home address: the first IPv4 address on dsr0, kept in
+ * priv->rc.self (where the route cache needs it) by dsr_inetaddr_event().
+ */
+static inline __be32 dsr_self(const struct dsr_priv *priv)
+{
+	return READ_ONCE(priv->rc.self);
+}
+
+/* device.c */
+extern const struct net_device_ops dsr_netdev_ops;
+
+static inline bool dsr_is_dsr(const struct net_device *dev)
+{
+	return dev->netdev_ops == &dsr_netdev_ops;
+}
+
+/* Under RTNL or RCU. */
+static inline struct dsr_slave *dsr_slave_find(struct dsr_priv *priv,
+					       const struct net_device *dev)
+{
+	struct dsr_slave *s;
+
+	list_for_each_entry_rcu(s, &priv->slaves, list, lockdep_rtnl_is_held())
+		if (s->dev == dev)
+			return s;
+	return NULL;
+}
+
+/* Start the device's timer if it is not running.  priv->lock held. */
+static inline void dsr_kick(struct dsr_priv *priv)
+{
+	if (!priv->dead && !timer_pending(&priv->timer))
+		mod_timer(&priv->timer,
+			  jiffies + msecs_to_jiffies(DSR_P(priv, TIMER_MS)));
+}
 
 /* params.c */
 extern const char *const dsr_stat_names[DSR_S_MAX];
@@ -287,12 +330,26 @@ enum dsr_param_range { DSR_PARAM_OK, DSR_PARAM_BELOW, DSR_PARAM_ABOVE };
 enum dsr_param_range dsr_param_check(int attr, u32 val);
 
 /* device.c */
-extern struct rtnl_link_ops dsr_link_ops;
-bool dsr_is_dsr(const struct net_device *dev);
-struct dsr_slave *dsr_slave_find(struct dsr_priv *priv,
-				 const struct net_device *dev);
 int dsr_device_init(void);
 void dsr_device_exit(void);
+
+/* ethtool.c */
+extern const struct ethtool_ops dsr_ethtool_ops;
+
+/* slave.c */
+int dsr_slave_add(struct dsr_priv *priv, struct net_device *sdev,
+		  struct netlink_ext_ack *extack);
+int dsr_slave_del(struct dsr_priv *priv, struct net_device *sdev);
+void dsr_slave_release(struct dsr_priv *priv, struct dsr_slave *s);
+void dsr_slave_release_all(struct dsr_priv *priv);
+void dsr_slave_update_mtu(struct dsr_priv *priv);
+
+/* timer.c */
+void dsr_timer_init(struct dsr_priv *priv);
+
+/* stray.c */
+int dsr_stray_init(void);
+void dsr_stray_exit(void);
 
 /* neigh.c */
 struct dsr_neigh *dsr_neigh_find(struct dsr_priv *priv, __be32 addr);
@@ -304,16 +361,18 @@ void dsr_neigh_rtt_sample(struct dsr_priv *priv, const struct dsr_maint *m);
 u32 dsr_neigh_rto(struct dsr_priv *priv, struct dsr_neigh *n,
 		  const struct dsr_maint *m);
 
-/* tx.c */
-netdev_tx_t dsr_start_xmit(struct sk_buff *skb, struct net_device *dev);
+/* frame.c */
+void dsr_out_commit(struct dsr_priv *priv, struct sk_buff_head *out);
+void dsr_out_flush(struct dsr_priv *priv);
 int dsr_frame(struct dsr_priv *priv, struct sk_buff *skb, __be32 nexthop,
 	      struct sk_buff_head *out);
 void dsr_broadcast(struct dsr_priv *priv, struct sk_buff *skb,
 		   struct dsr_slave *only, struct sk_buff_head *out);
-void dsr_out_commit(struct dsr_priv *priv, struct sk_buff_head *out);
-void dsr_out_flush(struct dsr_priv *priv);
 struct sk_buff *dsr_ctrl_alloc(struct dsr_priv *priv, size_t optlen,
 			       __be32 saddr, __be32 daddr, u8 ttl);
+int dsr_strip_hdr(struct sk_buff *skb, const struct dsr_parsed *p);
+
+/* send.c */
 /* dsr_send_routed() flags */
 #define DSR_SEND_SELF_FIRST	BIT(0)	/* source route starts with us */
 #define DSR_SEND_LAST_EXT	BIT(1)	/* last hop leaves the DSR network */
@@ -327,26 +386,32 @@ void dsr_send_cached(struct dsr_priv *priv, struct sk_buff *skb,
 int dsr_send_ctrl_routed(struct dsr_priv *priv, __be32 dst,
 			 const __be32 *hops, unsigned int n, const u8 *opts,
 			 size_t optlen, struct sk_buff_head *out);
-void dsr_route_or_queue(struct dsr_priv *priv, struct sk_buff *skb,
-			struct sk_buff_head *out);
-int dsr_strip_hdr(struct sk_buff *skb, const struct dsr_parsed *p);
 
-/* route.c: discovery, send buffer */
-void dsr_disc_start(struct dsr_priv *priv, __be32 target,
-		    struct sk_buff_head *out);
-void dsr_sendbuf_add(struct dsr_priv *priv, struct sk_buff *skb,
-		     struct sk_buff_head *out);
-void dsr_sendbuf_drain(struct dsr_priv *priv, struct sk_buff_head *out);
-void dsr_route_tick(struct dsr_priv *priv, u64 now, struct sk_buff_head *out);
+/* xmit.c */
+netdev_tx_t dsr_start_xmit(struct sk_buff *skb, struct net_device *dev);
+
+/* sendbuf.c */
+void dsr_sendbuf_add(struct dsr_priv *priv, struct sk_buff *skb);
+void dsr_sendbuf_send(struct dsr_priv *priv, u64 now,
+		      struct sk_buff_head *out);
+void dsr_sendbuf_drop_dst(struct dsr_priv *priv, __be32 target);
+void dsr_sendbuf_tick(struct dsr_priv *priv, u64 now);
+
+/* discovery.c */
 void dsr_learn(struct dsr_priv *priv, const __be32 *hops, unsigned int n,
 	       u8 flags);
+void dsr_route_or_queue(struct dsr_priv *priv, struct sk_buff *skb,
+			struct sk_buff_head *out);
+void dsr_disc_drain(struct dsr_priv *priv, struct sk_buff_head *out);
+void dsr_disc_timer(struct dsr_priv *priv, u64 now, struct sk_buff_head *out);
 bool dsr_grat_allowed(struct dsr_priv *priv, __be32 src, __be32 tx);
 void dsr_send_rrep(struct dsr_priv *priv, __be32 initiator,
 		   const __be32 *route, unsigned int n, bool external,
 		   const __be32 *back, unsigned int nback,
 		   struct sk_buff_head *out);
 
-/* maint.c */
+/* maintbuf.c */
+void dsr_maint_free(struct dsr_priv *priv, struct dsr_maint *m);
 void dsr_maint_track(struct dsr_priv *priv, struct sk_buff *frame,
 		     __be32 nexthop, bool explicit, u16 ack_id, u8 segs);
 bool dsr_maint_want_ack(struct dsr_priv *priv, __be32 nexthop,
@@ -356,13 +421,13 @@ bool dsr_maint_dup(struct dsr_priv *priv, const struct iphdr *iph);
 bool dsr_maint_ack(struct dsr_priv *priv, __be32 from, u16 id);
 void dsr_maint_passive(struct dsr_priv *priv, const struct iphdr *iph,
 		       int segs);
-void dsr_maint_tick(struct dsr_priv *priv, u64 now, struct sk_buff_head *out);
-void dsr_maint_slave_gone(struct dsr_priv *priv, struct dsr_slave *slave);
-void dsr_maint_flush(struct dsr_priv *priv);
-void dsr_link_failed(struct dsr_priv *priv, __be32 nexthop,
-		     struct sk_buff_head *out);
 int dsr_set_areq(struct sk_buff *skb, const struct dsr_parsed *parsed,
 		 bool want, u16 id);
+void dsr_maint_slave_gone(struct dsr_priv *priv, struct dsr_slave *slave);
+void dsr_maint_flush(struct dsr_priv *priv);
+
+/* maint.c */
+void dsr_maint_tick(struct dsr_priv *priv, u64 now, struct sk_buff_head *out);
 
 /* icmp.c */
 void dsr_icmp_send(struct dsr_priv *priv, const struct sk_buff *skb,
@@ -375,13 +440,15 @@ unsigned int dsr_nf_hook(void *hpriv, struct sk_buff *skb,
 int dsr_overhear_rcv(struct sk_buff *skb, struct net_device *dev,
 		     struct packet_type *pt, struct net_device *orig_dev);
 
-/* timer (device.c) */
-void dsr_kick(struct dsr_priv *priv);
+/* event.c */
+enum { DSR_MCGRP_CONFIG_ID, DSR_MCGRP_EVENTS_ID };	/* the family's groups */
+void dsr_event_init(const struct genl_family *family);
+int dsr_put_dev(struct sk_buff *msg, const struct dsr_priv *priv);
+void dsr_event(struct dsr_priv *priv, u8 event, __be32 addr, __be32 nexthop,
+	       __be32 dst, const __be32 *hops, unsigned int n);
 
 /* netlink.c */
 int dsr_genl_init(void);
 void dsr_genl_exit(void);
-void dsr_event(struct dsr_priv *priv, u8 event, __be32 addr, __be32 nexthop,
-	       __be32 dst, const __be32 *hops, unsigned int n);
 
 #endif /* _DSR_H */

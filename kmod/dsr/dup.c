@@ -6,9 +6,9 @@
 
 int dsr_dup_init(struct dsr_dup_cache *c, unsigned int entries, u32 seed)
 {
-	unsigned int sets = dsr_pow2_sets(entries, DSR_DUP_WAYS);
+	unsigned int sets = ah_pow2_sets(entries, DSR_DUP_WAYS);
 
-	c->e = dsr_zalloc(sizeof(*c->e) * (size_t)sets * DSR_DUP_WAYS);
+	c->e = ah_zalloc(sizeof(*c->e) * (size_t)sets * DSR_DUP_WAYS);
 	if (!c->e)
 		return -1;
 	c->sets = sets;
@@ -18,7 +18,7 @@ int dsr_dup_init(struct dsr_dup_cache *c, unsigned int entries, u32 seed)
 
 void dsr_dup_destroy(struct dsr_dup_cache *c)
 {
-	dsr_free(c->e);
+	ah_free(c->e);
 	c->e = NULL;
 	c->sets = 0;
 }

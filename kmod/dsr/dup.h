@@ -21,7 +21,7 @@
 #ifndef _DSR_DUP_H
 #define _DSR_DUP_H
 
-#include "proto_env.h"
+#include "ah_proto_env.h"
 
 #define DSR_DUP_WAYS		4
 /* bytes after the DSR header that the key hashes */

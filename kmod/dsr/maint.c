@@ -1,14 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Route Maintenance (RFC 4728 section 8.3): every packet we originate or
- * forward stays in the Maintenance Buffer until its next hop acknowledges
- * it, passively (we overhear the next hop forward it) or with an explicit
- * Acknowledgment.  The first TryPassiveAcks transmissions on a hop that
- * is not the last rely on passive acknowledgment; later ones, and every
- * transmission over a last hop, carry an Acknowledgment Request.  After
- * MaxMaintRexmt retransmissions the link is broken: it leaves the route
- * cache and enters hold-down, a Route Error goes to each originator, and
- * each packet is salvaged over another cached route if there is one --
+ * Route Maintenance (RFC 4728 section 8.3) when an acknowledgment does not
+ * come: the timer of a packet in the Maintenance Buffer (maintbuf.c)
+ * retransmits it, and after MaxMaintRexmt retransmissions the link is
+ * broken: it leaves the route cache and enters hold-down, a Route Error
+ * goes to each originator, and each packet is salvaged over another cached route if there is one --
  * unless a packet sent later has crossed that link meanwhile: then only
  * the packet is dropped, lost to congestion (congestion_drop).
  * A transmission still in our own interface queue has not tested the link:
@@ -22,213 +18,6 @@
 
 #include "dsr.h"
 #include "trace.h"
-
-static void dsr_maint_free(struct dsr_priv *priv, struct dsr_maint *m)
-{
-	list_del(&m->list);
-	priv->n_maint--;
-	kfree_skb(m->skb);
-	kfree_skb(m->rtx);
-	kfree(m);
-}
-
-/*
- * Whether the next transmission to nexthop carries an Acknowledgment
- * Request, and (*track) whether the packet is kept for retransmission: a
- * last hop confirmed within MaintHoldoffTime is trusted without either.
- */
-bool dsr_maint_want_ack(struct dsr_priv *priv, __be32 nexthop,
-			bool last_hop, bool *track)
-{
-	struct dsr_neigh *n = dsr_neigh_find(priv, nexthop);
-	u64 holdoff = DSR_P(priv, MAINT_HOLDOFF_MS);
-
-	*track = true;
-	if (!last_hop && DSR_P(priv, TRY_PASSIVE_ACKS))
-		return false;
-	if (last_hop && n && n->confirmed &&
-	    dsr_now() - n->confirmed < holdoff) {
-		*track = false;
-		return false;
-	}
-	return true;
-}
-
-/*
- * Keep a clone of frame (just queued for sending) until it is acked.  segs:
- * the Segments Left it carries, DSR_NO_SRT without a source route.
- */
-void dsr_maint_track(struct dsr_priv *priv, struct sk_buff *frame,
-		     __be32 nexthop, bool explicit, u16 ack_id, u8 segs)
-{
-	const struct iphdr *iph = ip_hdr(frame);
-	struct dsr_neigh *n = dsr_neigh_find(priv, nexthop);
-	struct dsr_maint *m;
-
-	if (priv->n_maint >= DSR_P(priv, REXMT_BUFFER_SIZE)) {
-		dsr_stat(priv, DSR_S_MAINT_BUFFER_FULL);
-		return;
-	}
-	m = kzalloc(sizeof(*m), GFP_ATOMIC);
-	if (!m)
-		goto nomem;
-	m->skb = skb_clone(frame, GFP_ATOMIC);
-	if (!m->skb) {
-		kfree(m);
-		goto nomem;
-	}
-	m->segs = segs;
-	m->nexthop = nexthop;
-	m->saddr = iph->saddr;
-	m->daddr = iph->daddr;
-	m->ip_id = iph->id;
-	m->frag_off = iph->frag_off;
-	m->tries = 1;
-	m->explicit = explicit;
-	m->ack_id = ack_id;
-	m->sent = dsr_now();
-	m->first = m->sent;
-	m->sent_us = dsr_now_us();
-	m->deadline = m->sent + dsr_neigh_rto(priv, n, m);
-	trace_dsr_xmit(priv->dev, dsr_self(priv), m->saddr, m->daddr, m->ip_id,
-		       nexthop, frame->len, 1, explicit, m->deadline - m->sent,
-		       segs);
-	list_add_tail(&m->list, &priv->maint);
-	priv->n_maint++;
-	dsr_kick(priv);
-	return;
-nomem:
-	dsr_stat(priv, DSR_S_NOMEM);
-}
-
-/* CMU: a packet identical to one we still hold is a duplicate. */
-bool dsr_maint_dup(struct dsr_priv *priv, const struct iphdr *iph)
-{
-	struct dsr_maint *m;
-
-	list_for_each_entry(m, &priv->maint, list)
-		if (dsr_same_ip(iph, m->saddr, m->daddr, m->ip_id,
-				m->frag_off))
-			return true;
-	return false;
-}
-
-/*
- * Whether a packet that must be tracked has room in the Maintenance
- * Buffer; if not, it is not to be sent (section 4.5): counted here.
- */
-bool dsr_maint_room(struct dsr_priv *priv)
-{
-	if (priv->n_maint < DSR_P(priv, REXMT_BUFFER_SIZE))
-		return true;
-	dsr_stat(priv, DSR_S_MAINT_BUFFER_FULL);
-	dev_core_stats_tx_dropped_inc(priv->dev);
-	return false;
-}
-
-/* m's next hop acknowledged it: the link works both ways (section 4.6) */
-static void dsr_confirmed(struct dsr_priv *priv, const struct dsr_maint *m)
-{
-	struct dsr_neigh *n = dsr_neigh_find(priv, m->nexthop);
-
-	if (dsr_bl_del(&priv->bl, m->nexthop))
-		dsr_stat(priv, DSR_S_BLACKLIST_CLEARED);
-	if (n) {
-		n->confirmed = dsr_now();
-		n->crossed = max(n->crossed, m->first);
-		n->acked++;
-	}
-}
-
-/* True if the acknowledgment matched a packet we sent. */
-bool dsr_maint_ack(struct dsr_priv *priv, __be32 from, u16 id)
-{
-	struct dsr_maint *m;
-
-	list_for_each_entry(m, &priv->maint, list) {
-		if (m->nexthop == from && m->explicit && m->ack_id == id) {
-			trace_dsr_ack(priv->dev, dsr_self(priv), from, false,
-				      dsr_now() - m->sent, m->tries,
-				      dsr_now() - m->first, m->saddr, m->daddr,
-				      m->ip_id);
-			dsr_neigh_rtt_sample(priv, m);
-			dsr_confirmed(priv, m);
-			dsr_maint_free(priv, m);
-			dsr_stat(priv, DSR_S_ACK_RECEIVED);
-			return true;
-		}
-	}
-	return false;
-}
-
-/* iph was overheard (or received) with Segments Left segs (-1: no SRT). */
-void dsr_maint_passive(struct dsr_priv *priv, const struct iphdr *iph,
-		       int segs)
-{
-	struct dsr_maint *m;
-
-	list_for_each_entry(m, &priv->maint, list) {
-		if (!dsr_same_ip(iph, m->saddr, m->daddr, m->ip_id,
-				 m->frag_off) ||
-		    m->segs == DSR_NO_SRT || segs < 0 || segs >= m->segs)
-			continue;
-		dsr_confirmed(priv, m);
-		trace_dsr_ack(priv->dev, dsr_self(priv), m->nexthop, true,
-			      dsr_now() - m->sent, m->tries,
-			      dsr_now() - m->first, m->saddr, m->daddr,
-			      m->ip_id);
-		dsr_neigh_rtt_sample(priv, m);
-		dsr_maint_free(priv, m);
-		dsr_stat(priv, DSR_S_PASSIVE_ACKS);
-		return;
-	}
-}
-
-/*
- * Give the DSR header of skb (IP packet) an Acknowledgment Request with
- * id, or none: an existing one is rewritten in place (or made PadN), a
- * missing one is appended (4 bytes keep the header aligned).  parsed: the
- * header as the caller parsed it, or NULL.
- */
-int dsr_set_areq(struct sk_buff *skb, const struct dsr_parsed *parsed,
-		 bool want, u16 id)
-{
-	unsigned int ihl = ip_hdrlen(skb);
-	struct dsr_parsed p;
-	struct iphdr *iph;
-	u8 *dh;
-
-	if (parsed)
-		p = *parsed;
-	else if (dsr_parse(skb->data + ihl, skb_headlen(skb) - ihl, &p))
-		return -EINVAL;
-	if (skb_ensure_writable(skb, ihl + p.len))
-		return -ENOMEM;
-	dh = skb->data + ihl;
-	if (p.areq) {
-		if (want) {
-			dsr_put16(dh + p.areq + 2, id);
-		} else {
-			dh[p.areq] = DSR_OPT_PADN;
-			dsr_put16(dh + p.areq + 2, 0);
-		}
-		return 0;
-	}
-	if (!want)
-		return 0;
-	if (skb_cow_head(skb, DSR_AREQ_SIZE + LL_MAX_HEADER))
-		return -ENOMEM;
-	skb_push(skb, DSR_AREQ_SIZE);
-	memmove(skb->data, skb->data + DSR_AREQ_SIZE, ihl + p.len);
-	skb_reset_network_header(skb);
-	dh = skb->data + ihl;
-	dsr_put_areq(dh + p.len, id);
-	dsr_put16(dh + 2, p.len + DSR_AREQ_SIZE - DSR_HDR_LEN);
-	iph = ip_hdr(skb);
-	iph->tot_len = htons(ntohs(iph->tot_len) + DSR_AREQ_SIZE);
-	ip_send_check(iph);
-	return 0;
-}
 
 static void dsr_retransmit(struct dsr_priv *priv, struct dsr_maint *m,
 			   u64 now, struct sk_buff_head *out)
@@ -436,8 +225,8 @@ drop:
 }
 
 /* nexthop did not acknowledge: section 8.3.4 to 8.3.6. */
-void dsr_link_failed(struct dsr_priv *priv, __be32 nexthop,
-		     struct sk_buff_head *out)
+static void dsr_link_failed(struct dsr_priv *priv, __be32 nexthop,
+			    struct sk_buff_head *out)
 {
 	__be32 self = dsr_self(priv), told[8];
 	struct dsr_neigh *n = dsr_neigh_find(priv, nexthop);
@@ -525,21 +314,4 @@ void dsr_maint_tick(struct dsr_priv *priv, u64 now, struct sk_buff_head *out)
 	}
 	if (broken)
 		dsr_link_failed(priv, broken, out);
-}
-
-void dsr_maint_slave_gone(struct dsr_priv *priv, struct dsr_slave *slave)
-{
-	struct dsr_maint *m, *tmp;
-
-	list_for_each_entry_safe(m, tmp, &priv->maint, list)
-		if (m->skb->dev == slave->dev)
-			dsr_maint_free(priv, m);
-}
-
-void dsr_maint_flush(struct dsr_priv *priv)
-{
-	struct dsr_maint *m, *tmp;
-
-	list_for_each_entry_safe(m, tmp, &priv->maint, list)
-		dsr_maint_free(priv, m);
 }

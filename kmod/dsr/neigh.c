@@ -31,7 +31,7 @@ void dsr_neigh_heard(struct dsr_priv *priv, __be32 addr, const u8 *mac,
 {
 	struct dsr_neigh *n = dsr_neigh_find(priv, addr);
 
-	if (!dsr_addr_routable(addr) || !is_valid_ether_addr(mac))
+	if (!ah_addr_routable(addr) || !is_valid_ether_addr(mac))
 		return;
 	if (n && !proven && !n->mac_stale &&
 	    (!ether_addr_equal(n->mac, mac) || n->slave != slave)) {

@@ -7,18 +7,18 @@
  * Every command is strictly validated; the policy holds each parameter's
  * range.  Dumps copy out under the device lock, resuming from a cursor.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/rtnetlink.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
 #include <net/sock.h>
 
 #include "ah_genl.h"
-#include "compat.h"
+#include "ah_compat.h"
 #include "dsr.h"
 
 static struct genl_family dsr_genl_family;
-
-enum { DSR_MCGRP_CONFIG_ID, DSR_MCGRP_EVENTS_ID };
 
 #define DSR_DEV_POLICY \
 	[DSR_A_IFINDEX] = { .type = NLA_U32 }, \
@@ -158,7 +158,7 @@ static int dsr_params_policy_check(void)
 		    (hi == U32_MAX ||
 		     dsr_param_check(a, hi + 1) == DSR_PARAM_ABOVE))
 			continue;
-		pr_err("dsr: attribute %d: the netlink policy and dsr_param_defs disagree\n",
+		pr_err("attribute %d: the netlink policy and dsr_param_defs disagree\n",
 		       a);
 		return -EINVAL;
 	}
@@ -192,7 +192,7 @@ static struct net_device *dsr_lookup(struct net *net, struct nlattr **attrs,
 	return dev;
 }
 
-static int dsr_pre_doit(const struct dsr_genl_ops_t *ops, struct sk_buff *skb,
+static int dsr_pre_doit(const struct ah_genl_ops_t *ops, struct sk_buff *skb,
 			struct genl_info *info)
 {
 	struct net_device *dev;
@@ -207,18 +207,10 @@ static int dsr_pre_doit(const struct dsr_genl_ops_t *ops, struct sk_buff *skb,
 	return 0;
 }
 
-static void dsr_post_doit(const struct dsr_genl_ops_t *ops,
+static void dsr_post_doit(const struct ah_genl_ops_t *ops,
 			  struct sk_buff *skb, struct genl_info *info)
 {
 	rtnl_unlock();
-}
-
-static int dsr_put_dev(struct sk_buff *msg, const struct dsr_priv *priv)
-{
-	if (nla_put_u32(msg, DSR_A_IFINDEX, priv->dev->ifindex) ||
-	    nla_put_string(msg, DSR_A_IFNAME, priv->dev->name))
-		return -EMSGSIZE;
-	return 0;
 }
 
 /* ---- parameters ------------------------------------------------------------- */
@@ -379,7 +371,7 @@ static int dsr_cmd_add_route(struct sk_buff *skb, struct genl_info *info)
 	spin_lock_bh(&priv->lock);
 	r = dsr_rc_add(&priv->rc, hops, n, DSR_PATH_STATIC, dsr_now());
 	if (r >= 0)
-		dsr_sendbuf_drain(priv, &out);
+		dsr_disc_drain(priv, &out);
 	dsr_out_commit(priv, &out);
 	spin_unlock_bh(&priv->lock);
 	dsr_out_flush(priv);
@@ -511,7 +503,7 @@ static int dsr_dump(struct sk_buff *skb, struct netlink_callback *cb,
 	if (*part >= nwalk)
 		return 0;
 	rtnl_lock();
-	dev = dsr_lookup(sock_net(skb->sk), dsr_dump_attrs(cb), cb->extack);
+	dev = dsr_lookup(sock_net(skb->sk), ah_dump_attrs(cb), cb->extack);
 	if (IS_ERR(dev)) {
 		rtnl_unlock();
 		return PTR_ERR(dev);
@@ -795,35 +787,6 @@ DSR_DUMP_FN(buffer, DSR_CMD_GET_BUFFER, dsr_walk_sendbuf, dsr_walk_maint)
 DSR_DUMP_FN(reqtable, DSR_CMD_GET_REQTABLE, dsr_walk_rreq, dsr_walk_disc)
 DSR_DUMP_FN(negcache, DSR_CMD_GET_NEGCACHE, dsr_walk_negcache)
 
-/* ---- events ---------------------------------------------------------------------- */
-
-void dsr_event(struct dsr_priv *priv, u8 event, __be32 addr, __be32 nexthop,
-	       __be32 dst, const __be32 *hops, unsigned int n)
-{
-	struct net *net = dev_net(priv->dev);
-	struct sk_buff *msg;
-	void *hdr;
-
-	if (!genl_has_listeners(&dsr_genl_family, net, DSR_MCGRP_EVENTS_ID))
-		return;
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_ATOMIC);
-	if (!msg)
-		return;
-	hdr = genlmsg_put(msg, 0, 0, &dsr_genl_family, 0, DSR_CMD_EVENT);
-	if (!hdr || dsr_put_dev(msg, priv) ||
-	    nla_put_u8(msg, DSR_A_EVENT, event) ||
-	    (addr && nla_put_in_addr(msg, DSR_A_ADDR, addr)) ||
-	    (nexthop && nla_put_in_addr(msg, DSR_A_NEXTHOP, nexthop)) ||
-	    (dst && nla_put_in_addr(msg, DSR_A_DST, dst)) ||
-	    (n && nla_put(msg, DSR_A_HOPS, 4 * n, hops))) {
-		nlmsg_free(msg);
-		return;
-	}
-	genlmsg_end(msg, hdr);
-	genlmsg_multicast_netns(&dsr_genl_family, net, msg, 0,
-				DSR_MCGRP_EVENTS_ID, GFP_ATOMIC);
-}
-
 /* ---- the family -------------------------------------------------------------------- */
 
 #define DSR_DO(_cmd, _fn, _policy)					\
@@ -862,11 +825,15 @@ static const struct genl_ops dsr_genl_ops[] = {
 };
 
 /* events tell who routes through whom: only CAP_NET_ADMIN may listen */
+#ifndef AH_MCGRP_ADMIN_ONLY
+/* rather than send routing events to anyone, do not build (ah_compat.h) */
+#error "dsr needs GENL_MCAST_CAP_NET_ADMIN (6.7, or a 6.1/6.6 stable kernel that has it)"
+#endif
 static const struct genl_multicast_group dsr_mcgrps[] = {
 	[DSR_MCGRP_CONFIG_ID] = { .name = DSR_MCGRP_CONFIG },
 	[DSR_MCGRP_EVENTS_ID] = {
 		.name = DSR_MCGRP_EVENTS,
-		.flags = DSR_MCGRP_ADMIN_ONLY,
+		.flags = AH_MCGRP_ADMIN_ONLY,
 	},
 };
 
@@ -899,6 +866,7 @@ int dsr_genl_init(void)
 	err = dsr_params_policy_check();
 	if (err)
 		return err;
+	dsr_event_init(&dsr_genl_family);
 	return genl_register_family(&dsr_genl_family);
 }
 

@@ -32,7 +32,7 @@ static enum dsr_bad dsr_check_known(const u8 *o, u8 len)
 	case DSR_OPT_SRT:
 		if (len < 2 || (len - 2) % 4)
 			return DSR_BAD_OPT_SIZE;
-		if (DSR_SRT_SEGS(dsr_get16(o + 2)) > (len - 2) / 4)
+		if (DSR_SRT_SEGS(ah_get16(o + 2)) > (len - 2) / 4)
 			return DSR_BAD_SEGS_LEFT;
 		return DSR_OK;
 	}
@@ -107,7 +107,7 @@ enum dsr_bad dsr_parse(const u8 *hdr, size_t avail, struct dsr_parsed *p)
 		return DSR_BAD_TRUNCATED;
 	if (hdr[1] & 0x80)
 		return DSR_BAD_FLOW_STATE;
-	end = DSR_HDR_LEN + (size_t)dsr_get16(hdr + 2);
+	end = DSR_HDR_LEN + (size_t)ah_get16(hdr + 2);
 	/*
 	 * p->len and the option offsets are u16: a header ending past 64 KiB
 	 * (which no IPv4 packet can carry) would wrap them.
@@ -173,7 +173,7 @@ size_t dsr_put_hdr(u8 *b, u8 next_header)
 {
 	b[0] = next_header;
 	b[1] = 0;
-	dsr_put16(b + 2, 0);
+	ah_put16(b + 2, 0);
 	return DSR_HDR_LEN;
 }
 
@@ -182,7 +182,7 @@ static size_t dsr_put_addrs(u8 *b, const __be32 *a, unsigned int n)
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		dsr_put_addr(b + 4 * i, a[i]);
+		ah_put_addr(b + 4 * i, a[i]);
 	return 4 * n;
 }
 
@@ -191,8 +191,8 @@ size_t dsr_put_rreq(u8 *b, u16 id, __be32 target, const __be32 *a,
 {
 	b[0] = DSR_OPT_RREQ;
 	b[1] = 6 + 4 * n;
-	dsr_put16(b + 2, id);
-	dsr_put_addr(b + 4, target);
+	ah_put16(b + 2, id);
+	ah_put_addr(b + 4, target);
 	return 8 + dsr_put_addrs(b + 8, a, n);
 }
 
@@ -212,9 +212,9 @@ size_t dsr_put_rerr(u8 *b, u8 salvage, __be32 src, __be32 dst,
 	b[1] = 14;
 	b[2] = DSR_RERR_NODE_UNREACHABLE;
 	b[3] = salvage & 0xf;
-	dsr_put_addr(b + 4, src);
-	dsr_put_addr(b + 8, dst);
-	dsr_put_addr(b + 12, unreachable);
+	ah_put_addr(b + 4, src);
+	ah_put_addr(b + 8, dst);
+	ah_put_addr(b + 12, unreachable);
 	return DSR_RERR_SIZE;
 }
 
@@ -222,7 +222,7 @@ size_t dsr_put_areq(u8 *b, u16 id)
 {
 	b[0] = DSR_OPT_AREQ;
 	b[1] = 2;
-	dsr_put16(b + 2, id);
+	ah_put16(b + 2, id);
 	return DSR_AREQ_SIZE;
 }
 
@@ -230,9 +230,9 @@ size_t dsr_put_ack(u8 *b, u16 id, __be32 src, __be32 dst)
 {
 	b[0] = DSR_OPT_ACK;
 	b[1] = 10;
-	dsr_put16(b + 2, id);
-	dsr_put_addr(b + 4, src);
-	dsr_put_addr(b + 8, dst);
+	ah_put16(b + 2, id);
+	ah_put_addr(b + 4, src);
+	ah_put_addr(b + 8, dst);
 	return DSR_ACK_SIZE;
 }
 
@@ -241,7 +241,7 @@ size_t dsr_put_srt(u8 *b, u8 salvage, unsigned int segs, const __be32 *a,
 {
 	b[0] = DSR_OPT_SRT;
 	b[1] = 2 + 4 * n;
-	dsr_put16(b + 2, (u16)((salvage & 0xf) << 6 | (segs & 0x3f)));
+	ah_put16(b + 2, (u16)((salvage & 0xf) << 6 | (segs & 0x3f)));
 	return 4 + dsr_put_addrs(b + 4, a, n);
 }
 
@@ -257,7 +257,7 @@ size_t dsr_finish(u8 *hdr, size_t len)
 		memset(hdr + len + 2, 0, pad - 2);
 	}
 	len += pad;
-	dsr_put16(hdr + 2, (u16)(len - DSR_HDR_LEN));
+	ah_put16(hdr + 2, (u16)(len - DSR_HDR_LEN));
 	return len;
 }
 
@@ -269,7 +269,7 @@ bool dsr_route_ok(const __be32 *a, unsigned int n, __be32 self,
 	if (n > max)
 		return false;
 	for (i = 0; i < n; i++) {
-		if (!dsr_addr_routable(a[i]) || (self && a[i] == self))
+		if (!ah_addr_routable(a[i]) || (self && a[i] == self))
 			return false;
 		for (j = 0; j < i; j++)
 			if (a[j] == a[i])

@@ -6,7 +6,7 @@
 #ifndef _DSR_OPT_H
 #define _DSR_OPT_H
 
-#include "proto_env.h"
+#include "ah_proto_env.h"
 
 /* Option types: IANA registry (RFC 4728 section 10) */
 #define DSR_OPT_PADN		0
@@ -103,17 +103,17 @@ static inline unsigned int dsr_rreq_naddr(const u8 *hdr, u16 off)
 
 static inline u16 dsr_rreq_id(const u8 *hdr, u16 off)
 {
-	return dsr_get16(hdr + off + 2);
+	return ah_get16(hdr + off + 2);
 }
 
 static inline __be32 dsr_rreq_target(const u8 *hdr, u16 off)
 {
-	return dsr_get_addr(hdr + off + 4);
+	return ah_get_addr(hdr + off + 4);
 }
 
 static inline __be32 dsr_rreq_addr(const u8 *hdr, u16 off, unsigned int i)
 {
-	return dsr_get_addr(hdr + off + 8 + 4 * i);	/* i from 0 */
+	return ah_get_addr(hdr + off + 8 + 4 * i);	/* i from 0 */
 }
 
 static inline unsigned int dsr_rrep_naddr(const u8 *hdr, u16 off)
@@ -123,7 +123,7 @@ static inline unsigned int dsr_rrep_naddr(const u8 *hdr, u16 off)
 
 static inline __be32 dsr_rrep_addr(const u8 *hdr, u16 off, unsigned int i)
 {
-	return dsr_get_addr(hdr + off + 3 + 4 * i);
+	return ah_get_addr(hdr + off + 3 + 4 * i);
 }
 
 static inline unsigned int dsr_srt_naddr(const u8 *hdr, u16 off)
@@ -133,19 +133,19 @@ static inline unsigned int dsr_srt_naddr(const u8 *hdr, u16 off)
 
 static inline u16 dsr_srt_bits(const u8 *hdr, u16 off)
 {
-	return dsr_get16(hdr + off + 2);
+	return ah_get16(hdr + off + 2);
 }
 
 static inline __be32 dsr_srt_addr(const u8 *hdr, u16 off, unsigned int i)
 {
-	return dsr_get_addr(hdr + off + 4 + 4 * i);
+	return ah_get_addr(hdr + off + 4 + 4 * i);
 }
 
 static inline void dsr_srt_set_segs(u8 *hdr, u16 off, unsigned int segs)
 {
 	u16 v = dsr_srt_bits(hdr, off);
 
-	dsr_put16(hdr + off + 2, (v & ~0x3f) | (segs & 0x3f));
+	ah_put16(hdr + off + 2, (v & ~0x3f) | (segs & 0x3f));
 }
 
 /*

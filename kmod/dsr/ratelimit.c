@@ -7,9 +7,9 @@
 int dsr_rl_init(struct dsr_rl *rl, unsigned int buckets, u32 rate, u32 burst,
 		u32 seed)
 {
-	unsigned int sets = dsr_pow2_sets(buckets, DSR_RL_WAYS);
+	unsigned int sets = ah_pow2_sets(buckets, DSR_RL_WAYS);
 
-	rl->b = dsr_zalloc(sizeof(*rl->b) * (size_t)sets * DSR_RL_WAYS);
+	rl->b = ah_zalloc(sizeof(*rl->b) * (size_t)sets * DSR_RL_WAYS);
 	if (!rl->b)
 		return -1;
 	rl->sets = sets;
@@ -21,7 +21,7 @@ int dsr_rl_init(struct dsr_rl *rl, unsigned int buckets, u32 rate, u32 burst,
 
 void dsr_rl_destroy(struct dsr_rl *rl)
 {
-	dsr_free(rl->b);
+	ah_free(rl->b);
 	rl->b = NULL;
 	rl->sets = 0;
 }

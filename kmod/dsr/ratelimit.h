@@ -9,7 +9,7 @@
 #ifndef _DSR_RATELIMIT_H
 #define _DSR_RATELIMIT_H
 
-#include "proto_env.h"
+#include "ah_proto_env.h"
 
 #define DSR_RL_KEY	8	/* bytes of a key */
 #define DSR_RL_WAYS	4

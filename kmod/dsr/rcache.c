@@ -7,7 +7,7 @@
 int dsr_rc_init(struct dsr_rcache *rc, unsigned int cap, u64 timeout)
 {
 	memset(rc, 0, sizeof(*rc));
-	rc->paths = dsr_zalloc(sizeof(*rc->paths) * (size_t)cap);
+	rc->paths = ah_zalloc(sizeof(*rc->paths) * (size_t)cap);
 	if (!rc->paths)
 		return -1;
 	rc->cap = cap;
@@ -17,14 +17,14 @@ int dsr_rc_init(struct dsr_rcache *rc, unsigned int cap, u64 timeout)
 
 void dsr_rc_destroy(struct dsr_rcache *rc)
 {
-	dsr_free(rc->paths);
+	ah_free(rc->paths);
 	rc->paths = NULL;
 	rc->cap = 0;
 }
 
 int dsr_rc_resize(struct dsr_rcache *rc, unsigned int cap)
 {
-	struct dsr_path *np = dsr_zalloc(sizeof(*np) * (size_t)cap);
+	struct dsr_path *np = ah_zalloc(sizeof(*np) * (size_t)cap);
 	unsigned int i, j, k = 0;
 
 	if (!np)
@@ -47,7 +47,7 @@ int dsr_rc_resize(struct dsr_rcache *rc, unsigned int cap)
 	for (j = 0; j < rc->cap; j++)
 		if (rc->paths[j].len)
 			rc->evictions++;
-	dsr_free(rc->paths);
+	ah_free(rc->paths);
 	rc->paths = np;
 	rc->cap = cap;
 	return 0;

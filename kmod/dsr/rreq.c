@@ -7,7 +7,7 @@
 int dsr_rreq_init(struct dsr_rreq_table *t, unsigned int size,
 		  unsigned int ids)
 {
-	t->node = dsr_zalloc(sizeof(*t->node) * (size_t)size);
+	t->node = ah_zalloc(sizeof(*t->node) * (size_t)size);
 	if (!t->node)
 		return -1;
 	t->size = size;
@@ -19,7 +19,7 @@ int dsr_rreq_init(struct dsr_rreq_table *t, unsigned int size,
 
 void dsr_rreq_destroy(struct dsr_rreq_table *t)
 {
-	dsr_free(t->node);
+	ah_free(t->node);
 	t->node = NULL;
 	t->size = 0;
 }

@@ -10,7 +10,7 @@
 #ifndef _DSR_RREQ_H
 #define _DSR_RREQ_H
 
-#include "proto_env.h"
+#include "ah_proto_env.h"
 
 #define DSR_RREQ_IDS_MAX	64
 

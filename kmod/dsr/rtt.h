@@ -9,7 +9,7 @@
 #ifndef _DSR_RTT_H
 #define _DSR_RTT_H
 
-#include "proto_env.h"
+#include "ah_proto_env.h"
 
 struct dsr_rtt {
 	u32 srtt;		/* us; 0 with no sample yet */

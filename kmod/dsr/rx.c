@@ -252,7 +252,7 @@ static bool dsr_rx_rreq(struct dsr_rx_ctx *c)
 		return false;
 	}
 	if (!dsr_route_ok(rec, n + 1, c->self, DSR_MAX_PATH + 1) ||
-	    !dsr_addr_routable(target)) {
+	    !ah_addr_routable(target)) {
 		dsr_bad(priv, DSR_BAD_ROUTE);
 		return false;
 	}
@@ -340,19 +340,19 @@ static void dsr_rx_rerr(struct dsr_rx_ctx *c, u16 off)
 
 	if (o[2] != DSR_RERR_NODE_UNREACHABLE)
 		return;
-	from = dsr_get_addr(o + 4);
-	to = dsr_get_addr(o + 12);
+	from = ah_get_addr(o + 4);
+	to = ah_get_addr(o + 12);
 	dsr_stat(priv, DSR_S_RERR_RECEIVED);
 	dsr_rc_del_link(&priv->rc, from, to);
 	hold = DSR_P(priv, LINK_HOLDDOWN_MS);
 	if (hold)
 		dsr_neg_add(&priv->rc, from, to, dsr_now() + hold);
-	dsr_event(priv, DSR_EVENT_ROUTE_ERROR, from, to, dsr_get_addr(o + 8),
+	dsr_event(priv, DSR_EVENT_ROUTE_ERROR, from, to, ah_get_addr(o + 8),
 		  NULL, 0);
 	trace_dsr_route(priv->dev, DSR_EVENT_ROUTE_ERROR, from, to, 0);
 }
 
-/* An Acknowledgement with id to the neighbour to, in one hop. */
+/* An Acknowledgment with id to the neighbour to, in one hop. */
 static void dsr_send_ack(struct dsr_rx_ctx *c, u16 id, __be32 to)
 {
 	size_t len = DSR_HDR_LEN + DSR_ACK_SIZE;
@@ -371,9 +371,9 @@ static void dsr_send_ack(struct dsr_rx_ctx *c, u16 id, __be32 to)
 }
 
 /*
- * Section 8.3.3: an Acknowledgement Request is answered to the previous
- * hop; one that came with an Acknowledgement only by that
- * Acknowledgement's destination (the packet's), and to its originator.
+ * Section 8.3.3: an Acknowledgment Request is answered to the previous
+ * hop; one that came with an Acknowledgment only by that
+ * Acknowledgment's destination (the packet's), and to its originator.
  */
 static void dsr_rx_areq(struct dsr_rx_ctx *c)
 {
@@ -382,7 +382,7 @@ static void dsr_rx_areq(struct dsr_rx_ctx *c)
 	if (!c->p->n_ack)
 		dsr_send_ack(c, id, c->tx);
 	else if (c->dst == c->self)
-		dsr_send_ack(c, id, dsr_get_addr(c->dh + c->p->ack[0] + 4));
+		dsr_send_ack(c, id, ah_get_addr(c->dh + c->p->ack[0] + 4));
 }
 
 static void dsr_rx_acks(struct dsr_rx_ctx *c)
@@ -391,13 +391,13 @@ static void dsr_rx_acks(struct dsr_rx_ctx *c)
 
 	for (i = 0; i < c->p->n_ack; i++) {
 		const u8 *o = c->dh + c->p->ack[i];
-		__be32 from = dsr_get_addr(o + 4);
+		__be32 from = ah_get_addr(o + 4);
 
-		if (dsr_get_addr(o + 8) != c->self)
+		if (ah_get_addr(o + 8) != c->self)
 			continue;
 		dsr_learn(c->priv, &from, 1, 0);
 		/* it answered what we sent it: its MAC is proven */
-		if (dsr_maint_ack(c->priv, from, dsr_get16(o + 2)) &&
+		if (dsr_maint_ack(c->priv, from, ah_get16(o + 2)) &&
 		    from == c->tx)
 			dsr_neigh_heard(c->priv, from,
 					eth_hdr(c->skb)->h_source, c->slave,
@@ -808,7 +808,7 @@ static void dsr_rcv(struct dsr_priv *priv, struct dsr_slave *s,
 		/* only if this packet taught the route cache something */
 		if (!skb_queue_empty(&priv->sendbuf) &&
 		    priv->routes_gen != priv->drained_gen)
-			dsr_sendbuf_drain(priv, &out);
+			dsr_disc_drain(priv, &out);
 	}
 	dsr_out_commit(priv, &out);
 	spin_unlock(&priv->lock);

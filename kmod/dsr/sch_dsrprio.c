@@ -19,6 +19,8 @@
  * that any "tc qdisc replace/add ... root" replaces it) and takes it off on
  * release (dsrprio_uninstall()).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -99,7 +101,7 @@ static bool dsrprio_is_control(const struct sk_buff *skb, int noff,
 	if (!p)
 		return false;
 	pos = ihl + DSR_HDR_LEN;
-	end = pos + dsr_get16(p + 2);	/* Payload Length: the options */
+	end = pos + ah_get16(p + 2);	/* Payload Length: the options */
 	if (end > tot)
 		return false;
 

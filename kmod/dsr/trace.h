@@ -26,6 +26,10 @@
  * share one kernel and one trace buffer) and, where it is about a packet,
  * the packet's IP id: with the addresses, a packet's identity, so its
  * transmissions can be matched to its receptions at the next hop.
+ *
+ * No two events have the same fields, so none shares a DECLARE_EVENT_CLASS:
+ * a class would change an event's record and format, which the demo's
+ * tables and the selftests read.
  */
 
 /*

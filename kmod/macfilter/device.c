@@ -3,6 +3,8 @@
  * Attaching to a device: the rx_handler, per-device counters and detaching
  * when the device goes away.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/if_arp.h>
 #include <linux/netdevice.h>
 #include <linux/random.h>

@@ -4,6 +4,8 @@
  * network layer, to emulate multi-hop topologies of radios in one room
  * (the CMU Monarch testbed's packet killer).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <net/genetlink.h>
 
@@ -24,7 +26,7 @@ static int __init mf_init(void)
 	err = mf_genl_init();
 	if (err)
 		goto err_netns;
-	pr_info("macfilter: loaded\n");
+	pr_info("loaded\n");
 	return 0;
 
 err_netns:

@@ -12,7 +12,7 @@
 #include <net/sock.h>
 
 #include "ah_genl.h"
-#include "compat.h"
+#include "ah_compat.h"
 #include "device.h"
 #include "netlink.h"
 #include "netns.h"
@@ -183,7 +183,7 @@ static struct net_device *mf_lookup_dev(struct net *net, struct nlattr **attrs,
 			   attrs[MACFILTER_A_IFNAME], extack);
 }
 
-static int mf_pre_doit(const struct mf_genl_ops_t *ops, struct sk_buff *skb,
+static int mf_pre_doit(const struct ah_genl_ops_t *ops, struct sk_buff *skb,
 		       struct genl_info *info)
 {
 	struct net_device *dev;
@@ -210,7 +210,7 @@ err:
 	return PTR_ERR(dev);
 }
 
-static void mf_post_doit(const struct mf_genl_ops_t *ops, struct sk_buff *skb,
+static void mf_post_doit(const struct ah_genl_ops_t *ops, struct sk_buff *skb,
 			 struct genl_info *info)
 {
 	rtnl_unlock();
@@ -496,7 +496,7 @@ static int mf_dump_dev_entries(struct sk_buff *skb, struct netlink_callback *cb,
 
 static int mf_dump_entries(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct nlattr **attrs = mf_dump_attrs(cb);
+	struct nlattr **attrs = ah_dump_attrs(cb);
 	struct net *net = sock_net(skb->sk);
 	struct mf_net *mn = mf_net(net);
 	struct net_device *filter = NULL;

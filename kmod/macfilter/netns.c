@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Per network namespace state: the devices macfilter is attached to. */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/rtnetlink.h>
 
 #include "ah_debug.h"

@@ -3,6 +3,8 @@
  * The per-device list: a hash of source MACs sized once, when the table is
  * built, from the device's entry limit (two entries per bucket at the limit).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/jhash.h>
 #include <linux/log2.h>
 #include <linux/mm.h>

@@ -16,10 +16,10 @@
 #include <linux/ip.h>
 #include <trace/events/skb.h>
 
-#include "compat.h"
+#include "ah_compat.h"
 #include "engine.h"
 
-static void tr_kfree_skb(TR_KFREE_SKB_ARGS)
+static void tr_kfree_skb(AH_KFREE_SKB_ARGS)
 {
 	const struct iphdr *iph;
 	unsigned long flags;

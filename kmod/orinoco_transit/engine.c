@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The engine side of the hook API (ah_transit.h): which devices are
+ * The engine side of the hook API (ah_transit_hook.h): which devices are
  * attached, and the three calls a PIO driver makes.  A driver calls
  * ah_transit_rx() after reading the first bytes of a received frame: the
  * frame is parsed (peek.c), frames for this host are passed, and the rest
@@ -9,6 +9,8 @@
  * of the namespace, so that a flow received on one card and forwarded
  * out another is still seen.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/etherdevice.h>
 #include <linux/hashtable.h>
 #include <linux/if_arp.h>
@@ -20,7 +22,7 @@
 #include <net/route.h>
 
 #include "ah_debug.h"
-#include "ah_transit.h"
+#include "ah_transit_hook.h"
 #include "engine.h"
 
 #define TR_TICK_MS	1000

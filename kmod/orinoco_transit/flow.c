@@ -411,7 +411,7 @@ struct tr_table *tr_flow_create(const struct tr_params *p, u32 seed)
 		nb <<= 1;
 	size = sizeof(*t) + sizeof(*t->flow) * (size_t)p->table_size +
 	       2 * sizeof(u32) * (size_t)nb;
-	t = tr_zalloc(size);
+	t = ah_zalloc(size);
 	if (!t)
 		return NULL;
 	t->p = *p;
@@ -427,7 +427,7 @@ struct tr_table *tr_flow_create(const struct tr_params *p, u32 seed)
 
 void tr_flow_destroy(struct tr_table *t)
 {
-	tr_free(t);
+	ah_free(t);
 }
 
 int tr_flow_set_params(struct tr_table *t, const struct tr_params *p)

@@ -12,7 +12,7 @@
 #include <net/sock.h>
 
 #include "ah_genl.h"
-#include "compat.h"
+#include "ah_compat.h"
 #include "engine.h"
 
 /* internal_flags of an op */
@@ -200,7 +200,7 @@ static struct net_device *tr_lookup_dev(struct net *net, struct nlattr **attrs,
 			   attrs[TRANSIT_A_IFNAME], extack);
 }
 
-static int tr_pre_doit(const struct tr_genl_ops_t *ops, struct sk_buff *skb,
+static int tr_pre_doit(const struct ah_genl_ops_t *ops, struct sk_buff *skb,
 		       struct genl_info *info)
 {
 	struct net_device *dev;
@@ -226,7 +226,7 @@ err:
 	return PTR_ERR(dev);
 }
 
-static void tr_post_doit(const struct tr_genl_ops_t *ops, struct sk_buff *skb,
+static void tr_post_doit(const struct ah_genl_ops_t *ops, struct sk_buff *skb,
 			 struct genl_info *info)
 {
 	rtnl_unlock();
@@ -382,7 +382,7 @@ static int tr_fill_flow(struct sk_buff *skb, struct netlink_callback *cb,
  */
 static int tr_dump_flows(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct nlattr **attrs = tr_dump_attrs(cb);
+	struct nlattr **attrs = ah_dump_attrs(cb);
 	struct net *net = sock_net(skb->sk);
 	struct tr_flow_info fi;
 	struct net_device *dev;

@@ -46,7 +46,7 @@ static bool tr_dsr_srt_only(const u8 *d, u32 off, u32 avail, u32 dgram_end)
 		return false;
 	if (d[off + 1] & TR_DSR_F)
 		return false;
-	end = off + TR_DSR_HLEN + tr_get16(d + off + 2);
+	end = off + TR_DSR_HLEN + ah_get16(d + off + 2);
 	if (end > avail || end > dgram_end)
 		return false;
 	for (o = off + TR_DSR_HLEN; o < end; ) {
@@ -88,8 +88,8 @@ static void tr_peek_l4(const u8 *d, u32 avail, struct tr_peek *p)
 	case TR_IPPROTO_UDP:
 		if (l4 + 4 > avail || p->ihl + 4u > p->tot_len)
 			break;
-		p->sport = tr_get16(d + l4);
-		p->dport = tr_get16(d + l4 + 2);
+		p->sport = ah_get16(d + l4);
+		p->dport = ah_get16(d + l4 + 2);
 		p->has_ports = true;
 		break;
 	case TR_IPPROTO_DSR:
@@ -108,13 +108,13 @@ static enum tr_peek_reason tr_peek_eth(const u8 *d, u32 avail,
 	if (avail < TR_ETH_HLEN)
 		return TR_PEEK_TOO_SHORT;
 	tr_peek_l2(d, p);
-	proto = tr_get16(d + 12);
+	proto = ah_get16(d + 12);
 	p->ip_off = TR_ETH_HLEN;
 	if (proto == TR_ETH_P_8021Q) {
 		if (avail < TR_ETH_HLEN + TR_VLAN_HLEN)
 			return TR_PEEK_VLAN_TRUNC;
 		p->vlan = true;
-		proto = tr_get16(d + 16);
+		proto = ah_get16(d + 16);
 		p->ip_off += TR_VLAN_HLEN;
 	}
 	if (proto != TR_ETH_P_IP)
@@ -128,22 +128,22 @@ static enum tr_peek_reason tr_peek_ip(const u8 *d, u32 frame_len,
 				      struct tr_peek *p)
 {
 	const u8 *ip = d + p->ip_off;
-	u16 frag = tr_get16(ip + 6);
+	u16 frag = ah_get16(ip + 6);
 
 	if (ip[0] >> 4 != 4)
 		return TR_PEEK_BAD_VERSION;
 	p->ihl = (ip[0] & 0xf) * 4;
 	if (p->ihl < TR_IP_HLEN)
 		return TR_PEEK_BAD_IHL;
-	p->tot_len = tr_get16(ip + 2);
-	p->id = tr_get16(ip + 4);
+	p->tot_len = ah_get16(ip + 2);
+	p->id = ah_get16(ip + 4);
 	p->frag_off = frag & TR_IP_OFFMASK;
 	p->mf = frag & TR_IP_MF;
 	p->protocol = ip[9];
-	p->saddr = tr_get_addr(ip + 12);
-	p->daddr = tr_get_addr(ip + 16);
-	p->l3_mcast = tr_addr_multicast(p->daddr);
-	p->l3_bcast = tr_addr_broadcast(p->daddr);
+	p->saddr = ah_get_addr(ip + 12);
+	p->daddr = ah_get_addr(ip + 16);
+	p->l3_mcast = ah_addr_multicast(p->daddr);
+	p->l3_bcast = ah_addr_broadcast(p->daddr);
 	if (p->tot_len < p->ihl)
 		return TR_PEEK_BAD_TOT_LEN;
 	/* Ethernet may pad a short datagram; it may not cut one */
@@ -189,7 +189,7 @@ bool tr_peek_droppable(const struct tr_peek *p)
 	    p->l2_bcast || p->l3_mcast || p->l3_bcast)
 		return false;
 	/* the addresses again: the flags might not have come from tr_peek */
-	if (tr_addr_multicast(p->daddr) || tr_addr_broadcast(p->daddr))
+	if (ah_addr_multicast(p->daddr) || ah_addr_broadcast(p->daddr))
 		return false;
 	return p->protocol != TR_IPPROTO_DSR || p->dsr_srt;
 }

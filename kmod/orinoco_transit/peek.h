@@ -20,7 +20,7 @@
 #ifndef _TR_PEEK_H
 #define _TR_PEEK_H
 
-#include "proto_env.h"
+#include "ah_proto_env.h"
 
 #define TR_ETH_HLEN		14
 #define TR_VLAN_HLEN		4

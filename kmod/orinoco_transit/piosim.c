@@ -4,7 +4,7 @@
  * written by programmed I/O: 16 bits per I/O cycle, every cycle costing
  * word_ns of busy CPU time, as orinoco and hostap pay with inw()/outw() on
  * a PCMCIA Wi-Fi card (seed 000 section 4).  It is a driver hooked to the
- * orinoco_transit engine (ah_transit.h), so that the PIO the engine saves
+ * orinoco_transit engine (ah_transit_hook.h), so that the PIO the engine saves
  * can be counted and timed on any machine.
  *
  * A transmit on one end writes the frame into the other end's card buffer,
@@ -12,6 +12,8 @@
  * bytes the engine wants to peek, then, unless the engine drops the
  * frame, the rest.  See docs/piosim.md.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/etherdevice.h>
 #include <linux/ethtool.h>
 #include <linux/if_vlan.h>
@@ -25,7 +27,7 @@
 #include <net/rtnetlink.h>
 
 #include "ah_debug.h"
-#include "ah_transit.h"
+#include "ah_transit_hook.h"
 
 /*
  * The 802.11 MSDU limit (IEEE80211_MAX_DATA_LEN); orinoco itself allows 8

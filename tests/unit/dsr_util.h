@@ -10,14 +10,14 @@
 #include <string.h>
 
 #include "ktap.h"
-#include "proto_env.h"
+#include "ah_proto_env.h"
 
 /* a.b.c.d as it is on the wire (network order in memory) */
 static inline __be32 ip4(u8 a, u8 b, u8 c, u8 d)
 {
 	const u8 o[4] = { a, b, c, d };
 
-	return dsr_get_addr(o);
+	return ah_get_addr(o);
 }
 
 /* 10.0.0.i: the nodes of the test networks */

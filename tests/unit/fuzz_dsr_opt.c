@@ -104,12 +104,12 @@ static void check_rerr(const u8 *h, const struct dsr_parsed *p, u16 off)
 
 	check_opt(h, p, off, DSR_OPT_RERR);
 	NEED(len >= 10);
-	sink += h[off + 2] + (h[off + 3] & 0xf) + dsr_get_addr(h + off + 4) +
-		dsr_get_addr(h + off + 8);
+	sink += h[off + 2] + (h[off + 3] & 0xf) + ah_get_addr(h + off + 4) +
+		ah_get_addr(h + off + 8);
 	switch (h[off + 2]) {
 	case DSR_RERR_NODE_UNREACHABLE:
 		NEED(len >= 14);
-		sink += dsr_get_addr(h + off + 12);
+		sink += ah_get_addr(h + off + 12);
 		break;
 	case DSR_RERR_OPTION_NOT_SUPPORTED:
 		NEED(len >= 11);
@@ -122,8 +122,8 @@ static void check_ack(const u8 *h, const struct dsr_parsed *p, u16 off)
 {
 	check_opt(h, p, off, DSR_OPT_ACK);
 	NEED(dsr_opt_len(h, off) == 10);
-	sink += dsr_get16(h + off + 2) + dsr_get_addr(h + off + 4) +
-		dsr_get_addr(h + off + 8);
+	sink += ah_get16(h + off + 2) + ah_get_addr(h + off + 4) +
+		ah_get_addr(h + off + 8);
 }
 
 static void check_srt(const u8 *h, const struct dsr_parsed *p)
@@ -203,7 +203,7 @@ static void check_walk(const u8 *h, const struct dsr_parsed *p)
 		case DSR_OPT_AREQ:
 			NEED(!areq && p->areq == off);
 			NEED(dsr_opt_len(h, off) == 2);
-			sink += dsr_get16(h + off + 2);
+			sink += ah_get16(h + off + 2);
 			areq = true;
 			break;
 		case DSR_OPT_SRT:
@@ -304,7 +304,7 @@ static void fuzz_parse(const u8 *data, size_t size)
 	if (r != DSR_OK)
 		return;
 	NEED(p.len >= DSR_HDR_LEN && p.len <= size);
-	NEED(p.len == DSR_HDR_LEN + dsr_get16(data + 2));
+	NEED(p.len == DSR_HDR_LEN + ah_get16(data + 2));
 	NEED(p.next_header == data[0] && !(data[1] & 0x80));
 	NEED(p.n_rrep <= DSR_MAX_REPEAT && p.n_rerr <= DSR_MAX_REPEAT &&
 	     p.n_ack <= DSR_MAX_REPEAT && p.n_unknown <= DSR_MAX_UNKNOWN);
@@ -349,7 +349,7 @@ static __be32 pool(u8 b)
 		{ 0, 0, 0, 0 }, { 224, 0, 0, 1 },
 	};
 
-	return dsr_get_addr(a[b & 7]);
+	return ah_get_addr(a[b & 7]);
 }
 
 #define SELF	pool(0)
@@ -420,7 +420,7 @@ static void op_add(struct dsr_rcache *rc, struct input *in, u64 now)
 	if (b >= 0xf0)		/* now and then, the longest there is */
 		n = DSR_MAX_PATH + (b & 1);
 	for (i = 0; i < n; i++)
-		hop[i] = b >= 0xf0 ? dsr_get_addr((const u8[]){
+		hop[i] = b >= 0xf0 ? ah_get_addr((const u8[]){
 				10, 1, 0, (u8)(i + 1) }) : pool(next(in));
 	ok = n && dsr_route_ok(hop, n, rc->self, DSR_MAX_PATH);
 	for (k = 0; k < rc->cap; k++)

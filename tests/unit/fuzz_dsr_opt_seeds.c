@@ -16,7 +16,7 @@ static __be32 ip(u8 a, u8 b, u8 c, u8 d)
 {
 	const u8 o[4] = { a, b, c, d };
 
-	return dsr_get_addr(o);
+	return ah_get_addr(o);
 }
 
 static const char *dir;

@@ -49,7 +49,7 @@ static __be32 pool(u8 b)
 		{ 255, 255, 255, 255 }, { 192, 168, 0, 1 },
 	};
 
-	return tr_get_addr(a[b & 7]);
+	return ah_get_addr(a[b & 7]);
 }
 
 /* DSR options: a bare source route, or one of the others, or junk. */

@@ -254,7 +254,7 @@ static void run_hdr_case(const struct hdr_case *c)
 			  bad_str(c->want));
 		hexdump("header", c->b, c->len);
 	}
-	if (ok && r == DSR_OK && p.len != DSR_HDR_LEN + dsr_get16(c->b + 2)) {
+	if (ok && r == DSR_OK && p.len != DSR_HDR_LEN + ah_get16(c->b + 2)) {
 		ktap_diag("len %u", p.len);
 		ok = false;
 	}
@@ -369,9 +369,9 @@ static bool t_rerr_round_trip(void)
 		CHECK_EQ(dsr_opt_len(b, p.rerr[0]), 14);
 		CHECK_EQ(o[2], DSR_RERR_NODE_UNREACHABLE);
 		CHECK_EQ(o[3], salvage & 0xf);	/* reserved bits stay 0 */
-		CHECK(dsr_get_addr(o + 4) == node(1));
-		CHECK(dsr_get_addr(o + 8) == node(2));
-		CHECK(dsr_get_addr(o + 12) == node(3));
+		CHECK(ah_get_addr(o + 4) == node(1));
+		CHECK(ah_get_addr(o + 8) == node(2));
+		CHECK(ah_get_addr(o + 12) == node(3));
 		if (!nothing_else(&p, false, false, false, 0, 1, 0, 0))
 			return false;
 	}
@@ -395,7 +395,7 @@ static bool t_areq_round_trip(void)
 		CHECK_PARSE(b, len, &p, DSR_OK);
 		CHECK_EQ(p.next_header, 6);
 		CHECK_EQ(p.areq, DSR_HDR_LEN);
-		CHECK_EQ(dsr_get16(b + p.areq + 2), ids[i]);
+		CHECK_EQ(ah_get16(b + p.areq + 2), ids[i]);
 		if (!nothing_else(&p, false, true, false, 0, 0, 0, 0))
 			return false;
 	}
@@ -416,9 +416,9 @@ static bool t_ack_round_trip(void)
 	CHECK_EQ(p.n_ack, 1);
 	CHECK_EQ(p.ack[0], DSR_HDR_LEN);
 	CHECK_EQ(dsr_opt_len(b, p.ack[0]), 10);
-	CHECK_EQ(dsr_get16(b + p.ack[0] + 2), 0xbeef);
-	CHECK(dsr_get_addr(b + p.ack[0] + 4) == node(4));
-	CHECK(dsr_get_addr(b + p.ack[0] + 8) == node(5));
+	CHECK_EQ(ah_get16(b + p.ack[0] + 2), 0xbeef);
+	CHECK(ah_get_addr(b + p.ack[0] + 4) == node(4));
+	CHECK(ah_get_addr(b + p.ack[0] + 8) == node(5));
 	return nothing_else(&p, false, false, false, 0, 0, 1, 0);
 }
 
@@ -489,7 +489,7 @@ static bool t_finish_padding(void)
 		len = dsr_finish(b, raw);
 		CHECK_EQ(len, raw + pad);
 		CHECK_EQ(len % 4, 0);
-		CHECK_EQ(dsr_get16(b + 2), len - DSR_HDR_LEN);
+		CHECK_EQ(ah_get16(b + 2), len - DSR_HDR_LEN);
 		CHECK(!memcmp(b + raw, want_pad[pad], pad));
 		CHECK_EQ(b[len], 0xee);		/* nothing written past it */
 		CHECK_PARSE(b, len, &p, DSR_OK);
@@ -566,8 +566,8 @@ static bool t_everything(void)
 		CHECK_EQ(p.rerr[i], rerr[i]);
 		CHECK_EQ(p.ack[i], ack[i]);
 		CHECK_EQ(dsr_rrep_naddr(b, p.rrep[i]), 1 + i % 3);
-		CHECK(dsr_get_addr(b + p.rerr[i] + 12) == node((u8)(10 + i)));
-		CHECK_EQ(dsr_get16(b + p.ack[i] + 2), i);
+		CHECK(ah_get_addr(b + p.rerr[i] + 12) == node((u8)(10 + i)));
+		CHECK_EQ(ah_get16(b + p.ack[i] + 2), i);
 	}
 	return nothing_else(&p, true, true, true, DSR_MAX_REPEAT,
 			    DSR_MAX_REPEAT, DSR_MAX_REPEAT, 0);
@@ -1005,7 +1005,7 @@ static bool t_every_prefix(void)
 	for (avail = DSR_HDR_LEN + 1; avail < len; avail++) {
 		enum dsr_bad r;
 
-		dsr_put16(b + 2, (u16)(avail - DSR_HDR_LEN));
+		ah_put16(b + 2, (u16)(avail - DSR_HDR_LEN));
 		r = parse(b, len, &p);
 		CHECK(r == DSR_BAD_OPT_LEN || r == DSR_OK);
 		if (r == DSR_OK)	/* only where an option ends */
@@ -1028,7 +1028,7 @@ static bool t_longest_header(void)
 	dsr_put_hdr(b, NH);
 	for (o = DSR_HDR_LEN; o < max; o++)
 		b[o] = DSR_OPT_PAD1;
-	dsr_put16(b + 2, 0xffff);
+	ah_put16(b + 2, 0xffff);
 	if (parse(b, max, &p) != DSR_BAD_PAYLOAD_LEN) {
 		ktap_diag("Payload Length 0xffff accepted, len %u", p.len);
 		ok = false;
@@ -1042,7 +1042,7 @@ static bool t_longest_header(void)
 	while (o < len - 4)
 		b[o++] = DSR_OPT_PAD1;
 	dsr_put_areq(b + o, 0x4242);
-	dsr_put16(b + 2, (u16)(len - DSR_HDR_LEN));
+	ah_put16(b + 2, (u16)(len - DSR_HDR_LEN));
 	if (parse(b, max, &p) != DSR_OK || p.len != len ||
 	    p.areq != len - 4) {
 		ktap_diag("longest header: len %u areq %u", p.len, p.areq);

@@ -7,14 +7,14 @@
 #define AH_TRANSIT_UTIL_H
 
 #include "ktap.h"
-#include "proto_env.h"
+#include "ah_proto_env.h"
 
 /* a.b.c.d as it is on the wire (network order in memory) */
 static inline __be32 ip4(u8 a, u8 b, u8 c, u8 d)
 {
 	const u8 o[4] = { a, b, c, d };
 
-	return tr_get_addr(o);
+	return ah_get_addr(o);
 }
 
 static inline void put16(u8 *p, u16 v)

@@ -17,8 +17,8 @@
  * stack handed it.  All three may be called in any context (hard IRQ
  * included) and never sleep.  The symbols come from orinoco_transit.ko.
  */
-#ifndef _AH_TRANSIT_H
-#define _AH_TRANSIT_H
+#ifndef _AH_TRANSIT_HOOK_H
+#define _AH_TRANSIT_HOOK_H
 
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
@@ -45,4 +45,4 @@ enum ah_transit_verdict ah_transit_rx(struct net_device *dev,
 /* skb (an Ethernet frame) is being transmitted on dev. */
 void ah_transit_tx(struct net_device *dev, const struct sk_buff *skb);
 
-#endif /* _AH_TRANSIT_H */
+#endif /* _AH_TRANSIT_HOOK_H */

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Route Discovery (RFC 4728 section 8.2) and the Send Buffer (4.2).
+ * Route Discovery (RFC 4728 section 8.2): what the route cache learns, the
+ * discoveries in progress, the Route Requests we send and the Route
+ * Replies we answer with (the Gratuitous Route Reply Table of section 4.4
+ * included), and the jitter queue of the Route Requests we forward.
  *
- * A packet without a cached route waits in the Send Buffer (bounded in
- * packets and bytes, SendBufferTimeout) while a discovery runs: first a
- * non-propagating Route Request (hop limit 1) that neighbours answer from
- * their caches, then after NonpropRequestTimeout propagating ones, spaced
- * RequestPeriod doubling up to MaxRequestPeriod, at most MaxRequestRexmt.
+ * A packet without a cached route waits in the Send Buffer (sendbuf.c)
+ * while a discovery runs: first a non-propagating Route Request (hop limit
+ * 1) that neighbours answer from their caches, then after
+ * NonpropRequestTimeout propagating ones, spaced RequestPeriod doubling up
+ * to MaxRequestPeriod, at most MaxRequestRexmt.
  */
 #include <linux/etherdevice.h>
 #include <linux/ip.h>
@@ -66,8 +69,8 @@ static void dsr_send_rreq(struct dsr_priv *priv, struct dsr_disc *d,
 	dsr_broadcast(priv, skb, NULL, out);
 }
 
-void dsr_disc_start(struct dsr_priv *priv, __be32 target,
-		    struct sk_buff_head *out)
+static void dsr_disc_start(struct dsr_priv *priv, __be32 target,
+			   struct sk_buff_head *out)
 {
 	struct dsr_disc *d = dsr_disc_find(priv, target);
 	u64 now = dsr_now();
@@ -97,100 +100,49 @@ void dsr_disc_start(struct dsr_priv *priv, __be32 target,
 	dsr_kick(priv);
 }
 
-static void dsr_sendbuf_unlink(struct dsr_priv *priv, struct sk_buff *skb)
-{
-	__skb_unlink(skb, &priv->sendbuf);
-	priv->sendbuf_bytes -= skb->len;
-}
-
 static void dsr_disc_end(struct dsr_priv *priv, struct dsr_disc *d,
 			 bool failed)
 {
-	struct sk_buff *skb, *tmp;
-
 	if (failed) {
 		dsr_stat(priv, DSR_S_DISCOVERY_FAILED);
 		dsr_event(priv, DSR_EVENT_DISCOVERY_FAILED, 0, 0, d->target,
 			  NULL, 0);
-		skb_queue_walk_safe(&priv->sendbuf, skb, tmp) {
-			if (ip_hdr(skb)->daddr != d->target)
-				continue;
-			dsr_sendbuf_unlink(priv, skb);
-			dsr_stat(priv, DSR_S_SENDBUF_DROP_DISCOVERY);
-			dev_core_stats_tx_dropped_inc(priv->dev);
-			kfree_skb(skb);
-		}
+		dsr_sendbuf_drop_dst(priv, d->target);
 	}
 	list_del(&d->list);
 	priv->n_discs--;
 	kfree(d);
 }
 
-/* CMU: a packet identical to one already waiting is a duplicate. */
-static bool dsr_sendbuf_dup(struct dsr_priv *priv, const struct iphdr *iph)
+/* Route skb (plain IP, ours) from the cache, or queue it for discovery. */
+void dsr_route_or_queue(struct dsr_priv *priv, struct sk_buff *skb,
+			struct sk_buff_head *out)
 {
-	struct sk_buff *skb;
+	__be32 hops[DSR_MAX_PATH], dst;
+	unsigned int n;
 
-	skb_queue_walk(&priv->sendbuf, skb) {
-		const struct iphdr *h = ip_hdr(skb);
-
-		if (dsr_same_ip(iph, h->saddr, h->daddr, h->id, h->frag_off) &&
-		    h->protocol == iph->protocol)
-			return true;
-	}
-	return false;
-}
-
-/* Queue skb (ours, plain IP, no route) and discover its destination. */
-void dsr_sendbuf_add(struct dsr_priv *priv, struct sk_buff *skb,
-		     struct sk_buff_head *out)
-{
-	__be32 dst = ip_hdr(skb)->daddr;
-	enum dsr_stat drop = DSR_S_MAX;
-
-	if (dsr_sendbuf_dup(priv, ip_hdr(skb)))
-		drop = DSR_S_SENDBUF_DROP_DUP;
-	else if (skb_queue_len(&priv->sendbuf) >=
-		 DSR_P(priv, SEND_BUFFER_PACKETS) ||
-		 priv->sendbuf_bytes + skb->len >
-		 DSR_P(priv, SEND_BUFFER_BYTES))
-		drop = DSR_S_SENDBUF_DROP_FULL;
-	if (drop != DSR_S_MAX) {
-		dsr_stat(priv, drop);
-		dev_core_stats_tx_dropped_inc(priv->dev);
-		kfree_skb(skb);
+	n = dsr_rc_lookup(&priv->rc, ip_hdr(skb)->daddr, hops, dsr_now());
+	if (n) {
+		dsr_send_cached(priv, skb, hops, n, out);
 	} else {
-		DSR_CB(skb)->time = dsr_now();
-		__skb_queue_tail(&priv->sendbuf, skb);
-		priv->sendbuf_bytes += skb->len;
-		dsr_stat(priv, DSR_S_SENDBUF_QUEUED);
+		dst = ip_hdr(skb)->daddr;
+		dsr_sendbuf_add(priv, skb);
+		dsr_disc_start(priv, dst, out);
 	}
-	dsr_disc_start(priv, dst, out);
 }
 
 /*
- * Send what now has a route; end the discoveries that found one.  A scan
- * of the whole buffer: receivers call it only when the route cache learned
- * something (routes_gen), the timer at most every DSR_DRAIN_MS for what
- * became usable otherwise (a refreshed route, an expired hold-down).
+ * Send what now has a route (the Send Buffer); end the discoveries that
+ * found one.  Receivers call it only when the route cache learned
+ * something (routes_gen), the timer at most every DSR_DRAIN_MS.
  */
-void dsr_sendbuf_drain(struct dsr_priv *priv, struct sk_buff_head *out)
+void dsr_disc_drain(struct dsr_priv *priv, struct sk_buff_head *out)
 {
 	struct dsr_disc *d, *dtmp;
 	__be32 hops[DSR_MAX_PATH];
-	struct sk_buff *skb, *tmp;
 	u64 now = dsr_now();
-	unsigned int n;
 
-	priv->drained_gen = priv->routes_gen;
-	priv->drained = now;
-	skb_queue_walk_safe(&priv->sendbuf, skb, tmp) {
-		n = dsr_rc_lookup(&priv->rc, ip_hdr(skb)->daddr, hops, now);
-		if (!n)
-			continue;
-		dsr_sendbuf_unlink(priv, skb);
-		dsr_send_cached(priv, skb, hops, n, out);
-	}
+	dsr_sendbuf_send(priv, now, out);
 	list_for_each_entry_safe(d, dtmp, &priv->discs, list)
 		if (dsr_rc_lookup(&priv->rc, d->target, hops, now))
 			dsr_disc_end(priv, d, false);
@@ -218,21 +170,6 @@ static void dsr_disc_tick(struct dsr_priv *priv, u64 now,
 	}
 }
 
-static void dsr_sendbuf_tick(struct dsr_priv *priv, u64 now)
-{
-	u64 timeout = DSR_P(priv, SEND_BUFFER_TIMEOUT_MS);
-	struct sk_buff *skb, *tmp;
-
-	skb_queue_walk_safe(&priv->sendbuf, skb, tmp) {
-		if (now - DSR_CB(skb)->time < timeout)
-			continue;
-		dsr_sendbuf_unlink(priv, skb);
-		dsr_stat(priv, DSR_S_SENDBUF_DROP_TIMEOUT);
-		dev_core_stats_tx_dropped_inc(priv->dev);
-		kfree_skb(skb);
-	}
-}
-
 static void dsr_fwdq_tick(struct dsr_priv *priv, u64 now,
 			  struct sk_buff_head *out)
 {
@@ -246,14 +183,15 @@ static void dsr_fwdq_tick(struct dsr_priv *priv, u64 now,
 	}
 }
 
-void dsr_route_tick(struct dsr_priv *priv, u64 now, struct sk_buff_head *out)
+/* The timer's part: Route Discovery and the Send Buffer. */
+void dsr_disc_timer(struct dsr_priv *priv, u64 now, struct sk_buff_head *out)
 {
 	dsr_fwdq_tick(priv, now, out);
 	dsr_sendbuf_tick(priv, now);
 	if (!skb_queue_empty(&priv->sendbuf) &&
 	    (priv->routes_gen != priv->drained_gen ||
 	     now - priv->drained >= DSR_DRAIN_MS))
-		dsr_sendbuf_drain(priv, out);
+		dsr_disc_drain(priv, out);
 	dsr_disc_tick(priv, now, out);
 }
 

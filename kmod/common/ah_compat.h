@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Differences between the kernels the stack's modules are built for (6.1
+ * and 6.12 LTS, and anything between), for all three modules.
+ */
+#ifndef _AH_COMPAT_H
+#define _AH_COMPAT_H
+
+#include <linux/version.h>
+#include <linux/netdevice.h>
+#include <net/genetlink.h>
+
+/* pre_doit and post_doit take the split ops since 6.2 */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define ah_genl_ops_t genl_split_ops
+#else
+#define ah_genl_ops_t genl_ops
+#endif
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#define ah_dump_attrs(cb) (genl_info_dump(cb)->attrs)
+#else
+#define ah_dump_attrs(cb) (genl_dumpit_info(cb)->attrs)
+#endif
+
+/* NETIF_F_LLTX became a private flag in 6.11 */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+#define ah_set_lltx(dev) ((dev)->lltx = true)
+#else
+#define ah_set_lltx(dev) ((dev)->features |= NETIF_F_LLTX)
+#endif
+
+/*
+ * NETIF_F_NETNS_LOCAL became the private flag netns_local in 6.12, since
+ * renamed netns_immutable (kmod/common/Kbuild.flags looks for it in the
+ * tree's headers)
+ */
+#if defined(AH_HAVE_NETNS_IMMUTABLE)
+#define ah_set_netns_local(dev) ((dev)->netns_immutable = true)
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#define ah_set_netns_local(dev) ((dev)->netns_local = true)
+#else
+#define ah_set_netns_local(dev) ((dev)->features |= NETIF_F_NETNS_LOCAL)
+#endif
+
+/*
+ * A generic netlink multicast group that only CAP_NET_ADMIN (in the user
+ * namespace owning the socket's network namespace) may join: the group
+ * flag came with 6.7 and was backported to the 6.1 and 6.6 stable series
+ * (Debian's 6.1.0-56 has it).  Before it a family had no say over who
+ * joins (6.1's struct genl_family has no bind callback): a family that
+ * sends what not everyone may read refuses to build without it.
+ */
+#ifdef GENL_MCAST_CAP_NET_ADMIN
+#define AH_MCGRP_ADMIN_ONLY GENL_MCAST_CAP_NET_ADMIN
+#endif
+
+/* the kfree_skb tracepoint gained the receiving socket in 6.11 */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+#define AH_KFREE_SKB_ARGS \
+	void *data, struct sk_buff *skb, void *location, \
+	enum skb_drop_reason reason, struct sock *rx_sk
+#else
+#define AH_KFREE_SKB_ARGS \
+	void *data, struct sk_buff *skb, void *location, \
+	enum skb_drop_reason reason
+#endif
+
+#endif /* _AH_COMPAT_H */

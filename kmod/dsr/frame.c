@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Frames: an IP packet with an Ethernet header for its next hop on one
+ * slave (or a copy per slave to the link broadcast), DSR control packets
+ * allocated, a DSR header taken off, and the output lists that send the
+ * frames in the order they were built (dsr_out_commit(), dsr_out_flush()).
+ */
+#include <linux/etherdevice.h>
+#include <linux/ip.h>
+#include <net/ip.h>
+
+#include "dsr.h"
+
+/*
+ * Frames built under priv->lock (out) join priv->txq before the lock is
+ * dropped, so txq holds them in the order they were built.  priv->lock held.
+ */
+void dsr_out_commit(struct dsr_priv *priv, struct sk_buff_head *out)
+{
+	unsigned long flags;
+
+	if (skb_queue_empty(out))
+		return;
+	spin_lock_irqsave(&priv->txq.lock, flags);
+	skb_queue_splice_tail_init(out, &priv->txq);
+	spin_unlock_irqrestore(&priv->txq.lock, flags);
+}
+
+/*
+ * Send priv->txq, after dsr_out_commit() and priv->lock dropped.  One CPU
+ * at a time sends (tx_lock), so two CPUs never reorder one flow's frames;
+ * a CPU that finds tx_lock taken leaves its frames to the holder, which
+ * looks at the queue again after letting go of the lock.
+ */
+void dsr_out_flush(struct dsr_priv *priv)
+{
+	struct sk_buff *skb;
+
+	rcu_read_lock_bh();
+	do {
+		/* our frames are queued before we look at tx_lock */
+		smp_mb();
+		if (!spin_trylock(&priv->tx_lock))
+			break;
+		while ((skb = skb_dequeue(&priv->txq)))
+			dev_queue_xmit(skb);
+		spin_unlock(&priv->tx_lock);
+		/* and tx_lock is free before we look at the queue again */
+		smp_mb();
+	} while (!skb_queue_empty_lockless(&priv->txq));
+	rcu_read_unlock_bh();
+}
+
+static int dsr_push_eth(struct sk_buff *skb, struct dsr_slave *s,
+			const u8 *dest)
+{
+	struct ethhdr *eth;
+
+	if (skb_cow_head(skb, ETH_HLEN + LL_RESERVED_SPACE(s->dev)))
+		return -ENOMEM;
+	skb_reset_network_header(skb);
+	eth = skb_push(skb, ETH_HLEN);
+	skb_reset_mac_header(skb);
+	ether_addr_copy(eth->h_dest, dest);
+	ether_addr_copy(eth->h_source, s->dev->dev_addr);
+	eth->h_proto = htons(ETH_P_IP);
+	skb->protocol = htons(ETH_P_IP);
+	skb->dev = s->dev;
+	skb->pkt_type = PACKET_OUTGOING;
+	return 0;
+}
+
+/*
+ * Turn the IP packet skb into a frame to nexthop and append it to out.  An
+ * unknown neighbour gets a link-layer broadcast: the source route names the
+ * node that is to take it.  Consumes skb.  Called with priv->lock held.
+ */
+int dsr_frame(struct dsr_priv *priv, struct sk_buff *skb, __be32 nexthop,
+	      struct sk_buff_head *out)
+{
+	struct dsr_neigh *n = dsr_neigh_find(priv, nexthop);
+	struct dsr_slave *s = n ? n->slave : NULL;
+	const u8 *dest = n ? n->mac : priv->dev->broadcast;
+
+	if (!s)
+		s = list_first_entry_or_null(&priv->slaves, struct dsr_slave,
+					     list);
+	if (!s) {
+		kfree_skb(skb);
+		return -ENODEV;
+	}
+	if (skb->len > s->dev->mtu) {
+		dsr_stat(priv, DSR_S_TX_TOO_BIG);
+		kfree_skb(skb);
+		return -EMSGSIZE;
+	}
+	if (dsr_push_eth(skb, s, n ? dest : s->dev->broadcast)) {
+		dsr_stat(priv, DSR_S_NOMEM);
+		kfree_skb(skb);
+		return -ENOMEM;
+	}
+	if (n)
+		n->tx++;
+	__skb_queue_tail(out, skb);
+	return 0;
+}
+
+/* A copy of skb to the link broadcast on every slave (or only one). */
+void dsr_broadcast(struct dsr_priv *priv, struct sk_buff *skb,
+		   struct dsr_slave *only, struct sk_buff_head *out)
+{
+	struct dsr_slave *s;
+
+	list_for_each_entry(s, &priv->slaves, list) {
+		struct sk_buff *c;
+
+		if (only && s != only)
+			continue;
+		c = skb_copy(skb, GFP_ATOMIC);
+		if (!c || dsr_push_eth(c, s, s->dev->broadcast)) {
+			dsr_stat(priv, DSR_S_NOMEM);
+			kfree_skb(c);
+			continue;
+		}
+		__skb_queue_tail(out, c);
+	}
+	kfree_skb(skb);
+}
+
+/* A DSR control packet: IP header and optlen bytes of DSR header to fill. */
+struct sk_buff *dsr_ctrl_alloc(struct dsr_priv *priv, size_t optlen,
+			       __be32 saddr, __be32 daddr, u8 ttl)
+{
+	unsigned int hroom = LL_MAX_HEADER + DSR_MTU_RESERVE;
+	struct sk_buff *skb;
+	struct iphdr *iph;
+
+	skb = alloc_skb(hroom + sizeof(*iph) + optlen, GFP_ATOMIC);
+	if (!skb) {
+		dsr_stat(priv, DSR_S_NOMEM);
+		return NULL;
+	}
+	skb_reserve(skb, hroom);
+	skb_reset_network_header(skb);
+	iph = skb_put(skb, sizeof(*iph));
+	iph->version = 4;
+	iph->ihl = 5;
+	iph->tos = 0;
+	iph->tot_len = htons(sizeof(*iph) + optlen);
+	iph->id = htons((u16)atomic_inc_return(&priv->ip_id));
+	iph->frag_off = 0;
+	iph->ttl = ttl;
+	iph->protocol = DSR_IPPROTO;
+	iph->saddr = saddr;
+	iph->daddr = daddr;
+	skb_put_zero(skb, optlen);
+	ip_send_check(iph);
+	skb->protocol = htons(ETH_P_IP);
+	return skb;
+}
+
+/*
+ * Remove the DSR header of skb (at its IP header), which p describes; back
+ * to a plain packet.
+ */
+int dsr_strip_hdr(struct sk_buff *skb, const struct dsr_parsed *p)
+{
+	unsigned int ihl = ip_hdrlen(skb);
+	struct iphdr *iph;
+
+	if (skb_ensure_writable(skb, ihl + p->len))
+		return -ENOMEM;
+	memmove(skb->data + p->len, skb->data, ihl);
+	skb_pull(skb, p->len);
+	skb_reset_network_header(skb);
+	skb_set_transport_header(skb, ihl);
+	iph = ip_hdr(skb);
+	iph->protocol = p->next_header;
+	iph->tot_len = htons(ntohs(iph->tot_len) - p->len);
+	ip_send_check(iph);
+	skb->ip_summed = CHECKSUM_NONE;
+	return 0;
+}

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sending: packets the stack routes to dsr0 (ndo_start_xmit) go along a
+ * source route from the route cache, or wait in the Send Buffer for a
+ * Route Discovery (dsr_route_or_queue(), discovery.c); a fragment travels
+ * IP-in-IP.
+ */
+#include <linux/etherdevice.h>
+#include <linux/ip.h>
+#include <net/ip.h>
+
+#include "dsr.h"
+
+/*
+ * RFC 4728 section 8.5: a fragment travels IP-in-IP, so that every packet
+ * with a DSR header is whole (its IP id and offset are the passive ack's
+ * key) and the destination takes the fragment out for IP to reassemble
+ * (dsr_decap_frag()).  The stack fragmented at dsr0's MTU, whose reserve
+ * under the slave's MTU also has room for the outer header.
+ */
+static int dsr_encap_frag(struct dsr_priv *priv, struct sk_buff *skb)
+{
+	const struct iphdr *in;
+	struct iphdr *out;
+
+	if (skb_cow_head(skb, sizeof(*out) + LL_MAX_HEADER))
+		return -ENOMEM;
+	in = ip_hdr(skb);
+	out = skb_push(skb, sizeof(*out));
+	out->version = 4;
+	out->ihl = 5;
+	out->tos = in->tos;
+	out->tot_len = htons(skb->len);
+	out->id = htons((u16)atomic_inc_return(&priv->ip_id));
+	out->frag_off = 0;
+	out->ttl = in->ttl;
+	out->protocol = IPPROTO_IPIP;
+	out->saddr = in->saddr;
+	out->daddr = in->daddr;
+	ip_send_check(out);
+	skb_reset_network_header(skb);
+	skb_set_transport_header(skb, sizeof(*out));
+	dsr_stat(priv, DSR_S_FRAG_ENCAP);
+	return 0;
+}
+
+netdev_tx_t dsr_start_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct dsr_priv *priv = netdev_priv(dev);
+	unsigned int len = skb->len;
+	struct sk_buff_head out;
+	const struct iphdr *iph;
+
+	if (skb->protocol != htons(ETH_P_IP) ||
+	    !pskb_may_pull(skb, sizeof(*iph)) ||
+	    ip_hdr(skb)->ihl < 5 || !pskb_may_pull(skb, ip_hdrlen(skb))) {
+		dsr_stat(priv, DSR_S_TX_NOT_IPV4);
+		goto drop;
+	}
+	iph = ip_hdr(skb);
+	if (ipv4_is_multicast(iph->daddr) || ipv4_is_lbcast(iph->daddr) ||
+	    ipv4_is_zeronet(iph->daddr)) {
+		dsr_stat(priv, DSR_S_TX_BROADCAST);
+		goto drop;
+	}
+	if (!dsr_self(priv)) {
+		dsr_stat(priv, DSR_S_NO_ADDRESS);
+		goto drop;
+	}
+	if (skb_linearize(skb))
+		goto drop;
+	if (ip_is_fragment(ip_hdr(skb)) && dsr_encap_frag(priv, skb)) {
+		dsr_stat(priv, DSR_S_NOMEM);
+		goto drop;
+	}
+	skb_dst_drop(skb);
+	nf_reset_ct(skb);
+	__skb_queue_head_init(&out);
+	spin_lock(&priv->lock);
+	if (priv->dead) {
+		spin_unlock(&priv->lock);
+		goto drop;
+	}
+	dsr_route_or_queue(priv, skb, &out);
+	dsr_out_commit(priv, &out);
+	spin_unlock(&priv->lock);
+	dsr_out_flush(priv);
+	dev_sw_netstats_tx_add(dev, 1, len);
+	return NETDEV_TX_OK;
+
+drop:
+	dev_core_stats_tx_dropped_inc(dev);
+	kfree_skb(skb);
+	return NETDEV_TX_OK;
+}
