@@ -11,7 +11,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 if (($# == 0)); then
-	rel=$(ls -t "$ROOT/build" | grep -v '^arm64$' | head -1)
+	rel=$(ls -t "$ROOT/build" | grep -v 'arm64' | grep '^[0-9]' | head -1)
 	set -- $(find "$ROOT/build/$rel/kmod" -name '*.mod' | sort)
 fi
 rc=0
