@@ -61,6 +61,26 @@ fi
 rm -rf "$RES"
 mkdir -p "$RES"
 
+# The guest's output as it comes, less the kernel's own lines and the
+# heartbeats; after each test script, the results so far and the time the
+# run has taken (also into a file or a pipe: a line at a time).
+progress() {
+	local line ok=0 bad=0 t
+	while IFS= read -r line; do
+		[[ $line =~ ^\[\ *[0-9.]*\]\  || $line == '# ah: heartbeat' ]] &&
+			continue
+		printf '%s\n' "$line"
+		case $line in
+		'ok '*) ok=$((ok + 1)) ;;
+		'not ok '*) bad=$((bad + 1)) ;;
+		'# test '*' took '*)
+			t=$(($(date +%s) - start))
+			printf '# so far: %d ok, %d not ok; %d:%02d elapsed\n' \
+				"$ok" "$bad" $((t / 60)) $((t % 60)) ;;
+		esac
+	done
+}
+
 if [[ $DEBUG == 1 ]]; then
 	KERNELS=()
 	if kdir=$("$ROOT/scripts/debug-kernel.sh") &&
@@ -122,8 +142,7 @@ if [[ $T != unit ]]; then
 		fi
 		timeout -k 30 "$vm_timeout" \
 			"$ROOT/scripts/vm.sh" "$k" "$genv $RUNNER $T" \
-			2>&1 | tee "$RES/console-$rel.log" |
-			grep --line-buffered -v -e '^\[ *[0-9.]*\] ' -e '^# ah: heartbeat$'
+			2>&1 | tee "$RES/console-$rel.log" | progress
 		done_file=$RES/$rel/done
 		((SOAK)) && done_file=$RES/$rel/soak/done
 		if [[ ! -f $done_file ]]; then
@@ -142,6 +161,15 @@ if [[ $T != unit ]]; then
 		fi
 		echo "# kernel $rel took $(( $(date +%s) - t0 )) s"
 	done
+fi
+
+# where the time went: build/results/times.md; a full run of the
+# suites (every kernel, every suite) also keeps docs/testing.md's table
+if ((!SOAK)) && [[ $T != unit ]] && ls "$RES"/console-*.log >/dev/null 2>&1; then
+	"$ROOT/scripts/test-times.sh" "$RES" > "$RES/times.md" || true
+	if ((!DEBUG)) && [[ -z $T && -z ${KVERS:-} ]]; then
+		"$ROOT/scripts/test-times.sh" "$RES" "$ROOT/docs/testing.md" || true
+	fi
 fi
 
 read -r pass fail skip < <(find "$RES" -name '*.ktap' -print0 |
