@@ -97,7 +97,7 @@ static const struct nla_policy dsr_params_policy[DSR_A_MAX + 1] = {
 	DSR_P_WIDE(LINK_HOLDDOWN_MS, dsr_range_0_10min),
 	DSR_P_RANGE(ROUTE_CACHE_SIZE, 1, 4096),
 	DSR_P_MAX(GATEWAY, 1),
-	[DSR_A_P_SUBNET] = { .type = NLA_U32 },
+	[DSR_A_P_SUBNET] = { .type = NLA_BE32 },
 	DSR_P_MAX(SUBNET_PREFIX, 32),
 	DSR_P_RANGE(TIMER_MS, 1, 1000),
 	DSR_P_MAX(ADAPTIVE_RTO, 1),
@@ -150,6 +150,12 @@ static int dsr_params_policy_check(void)
 		const struct nla_policy *pt = &dsr_params_policy[a];
 		u64 lo, hi;
 
+		/* (an address: any value) */
+		if (pt->type == NLA_BE32 &&
+		    pt->validation_type == NLA_VALIDATE_NONE &&
+		    dsr_param_check(a, 0) == DSR_PARAM_OK &&
+		    dsr_param_check(a, U32_MAX) == DSR_PARAM_OK)
+			continue;
 		if (pt->type == NLA_U32 && dsr_policy_range(pt, &lo, &hi) &&
 		    lo <= hi && hi <= U32_MAX &&
 		    dsr_param_check(a, lo) == DSR_PARAM_OK &&
@@ -167,7 +173,7 @@ static int dsr_params_policy_check(void)
 
 static const struct nla_policy dsr_route_policy[DSR_A_MAX + 1] = {
 	DSR_DEV_POLICY,
-	[DSR_A_DST] = { .type = NLA_U32 },
+	[DSR_A_DST] = { .type = NLA_BE32 },
 	[DSR_A_HOPS] = { .type = NLA_BINARY, .len = 4 * DSR_MAX_PATH },
 };
 

@@ -82,7 +82,7 @@ enum dsr_attr {
 	DSR_A_PAD,
 
 	/* route cache, events */
-	DSR_A_DST,		/* u32 (be) */
+	DSR_A_DST,		/* be32 (NLA_BE32) */
 	DSR_A_HOPS,		/* binary: u32 (be) addresses after us, last = DST */
 	DSR_A_HOPCOUNT,		/* u32 */
 	DSR_A_AGE_MS,		/* u32 */
@@ -91,8 +91,8 @@ enum dsr_attr {
 	DSR_A_EXTERNAL,		/* flag: last hop outside the DSR network */
 
 	/* neighbours, buffers, request table, negative cache */
-	DSR_A_ADDR,		/* u32 (be) */
-	DSR_A_NEXTHOP,		/* u32 (be) */
+	DSR_A_ADDR,		/* be32 */
+	DSR_A_NEXTHOP,		/* be32 */
 	DSR_A_MAC,		/* binary, 6 */
 	DSR_A_SLAVE,		/* u32 ifindex of the enslaved device */
 	DSR_A_RTO_MS,		/* u32 */
@@ -130,7 +130,7 @@ enum dsr_attr {
 	DSR_A_P_LINK_HOLDDOWN_MS,
 	DSR_A_P_ROUTE_CACHE_SIZE,
 	DSR_A_P_GATEWAY,
-	DSR_A_P_SUBNET,		/* u32 (be): the ad hoc subnet ... */
+	DSR_A_P_SUBNET,		/* be32 (NLA_BE32): the ad hoc subnet ... */
 	DSR_A_P_SUBNET_PREFIX,	/* ... and its prefix length (gateway) */
 	DSR_A_P_TIMER_MS,
 	/* per-next-hop adaptive retransmission timer (RFC 6298 + CMU queue) */
