@@ -4,8 +4,9 @@
  * run under RTNL (taken in pre_doit with the lookup, as batman-adv does),
  * need CAP_NET_ADMIN and are announced on the "config" group; routing
  * events go to the "events" group, which only CAP_NET_ADMIN may join.
- * Every command is strictly validated; the policy holds each parameter's
- * range.  Dumps copy out under the device lock, resuming from a cursor.
+ * Every command is strictly validated; the parameters travel in their own
+ * nest (DSR_A_PARAMS), whose policy holds each parameter's range.  Dumps
+ * copy out under the device lock, resuming from a cursor.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -30,12 +31,13 @@ static const struct nla_policy dsr_dev_policy[DSR_A_MAX + 1] = {
 
 /*
  * The range of every parameter, as dsr_param_defs (params.c) has it: the
- * policy refuses a value outside it before the request runs, with -ERANGE
- * and an extack that points at the attribute, says "integer out of range"
- * and carries the range.  NLA_POLICY_RANGE() and NLA_POLICY_MAX() hold s16
- * bounds; wider ranges need a struct netlink_range_validation (not const:
- * 6.1's policy points to a mutable one).  dsr_params_policy_check()
- * compares the two when the module loads.
+ * policy of the DSR_A_PARAMS nest refuses a value outside it before the
+ * request runs, with -ERANGE and an extack that points at the attribute
+ * inside the nest, says "integer out of range" and carries the range.
+ * NLA_POLICY_RANGE() and NLA_POLICY_MAX() hold s16 bounds; wider ranges
+ * need a struct netlink_range_validation (not const: 6.1's policy points
+ * to a mutable one).  dsr_params_policy_check() compares the two when the
+ * module loads.
  */
 #define DSR_P_RANGE(name, lo, hi) \
 	[DSR_A_P_##name] = NLA_POLICY_RANGE(NLA_U32, lo, hi)
@@ -72,8 +74,7 @@ static struct netlink_range_validation dsr_range_queue_thresh __ro_after_init = 
 	.min = 0, .max = 100000,
 };
 
-static const struct nla_policy dsr_params_policy[DSR_A_MAX + 1] = {
-	DSR_DEV_POLICY,
+static const struct nla_policy dsr_param_policy[DSR_A_P_MAX + 1] = {
 	DSR_P_RANGE(DISCOVERY_HOP_LIMIT, 1, 255),
 	DSR_P_MAX(BROADCAST_JITTER_MS, 1000),
 	DSR_P_WIDE(ROUTE_CACHE_TIMEOUT_MS, dsr_range_rc_timeout),
@@ -109,6 +110,12 @@ static const struct nla_policy dsr_params_policy[DSR_A_MAX + 1] = {
 	DSR_P_MAX(SLAVE_QDISC, 1),
 	DSR_P_MAX(HOLD_QUEUED, 1),
 	DSR_P_MAX(CONGESTION_DROP, 1),
+};
+
+/* SET_PARAMS: the nest is validated with the request, strictly */
+static const struct nla_policy dsr_set_params_policy[DSR_A_MAX + 1] = {
+	DSR_DEV_POLICY,
+	[DSR_A_PARAMS] = NLA_POLICY_NESTED(dsr_param_policy),
 };
 
 /* The bounds of a u32 attribute's policy; false for a kind not used here. */
@@ -147,7 +154,7 @@ static int dsr_params_policy_check(void)
 	int a;
 
 	for (a = DSR_A_P_FIRST; a <= DSR_A_P_LAST; a++) {
-		const struct nla_policy *pt = &dsr_params_policy[a];
+		const struct nla_policy *pt = &dsr_param_policy[a];
 		u64 lo, hi;
 
 		/* (an address: any value) */
@@ -164,7 +171,7 @@ static int dsr_params_policy_check(void)
 		    (hi == U32_MAX ||
 		     dsr_param_check(a, hi + 1) == DSR_PARAM_ABOVE))
 			continue;
-		pr_err("attribute %d: the netlink policy and dsr_param_defs disagree\n",
+		pr_err("parameter attribute %d: the netlink policy and dsr_param_defs disagree\n",
 		       a);
 		return -EINVAL;
 	}
@@ -225,6 +232,7 @@ static struct sk_buff *dsr_params_msg(struct dsr_priv *priv, u32 portid,
 				      u32 seq, u8 cmd)
 {
 	struct sk_buff *msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	struct nlattr *nest;
 	void *hdr;
 	int a;
 
@@ -233,9 +241,13 @@ static struct sk_buff *dsr_params_msg(struct dsr_priv *priv, u32 portid,
 	hdr = genlmsg_put(msg, portid, seq, &dsr_genl_family, 0, cmd);
 	if (!hdr || dsr_put_dev(msg, priv))
 		goto fail;
+	nest = nla_nest_start(msg, DSR_A_PARAMS);
+	if (!nest)
+		goto fail;
 	for (a = DSR_A_P_FIRST; a <= DSR_A_P_LAST; a++)
 		if (nla_put_u32(msg, a, priv->param[a - DSR_A_P_FIRST]))
 			goto fail;
+	nla_nest_end(msg, nest);
 	genlmsg_end(msg, hdr);
 	return msg;
 fail:
@@ -306,25 +318,37 @@ nomem:
 	return -ENOMEM;
 }
 
+/*
+ * The parameters in DSR_A_PARAMS change, the others stay; without the nest
+ * (or with an empty one) nothing changes, and the change is announced all
+ * the same.
+ */
 static int dsr_cmd_set_params(struct sk_buff *skb, struct genl_info *info)
 {
 	struct dsr_priv *priv = info->user_ptr[0];
+	struct nlattr *tb[DSR_A_P_MAX + 1] = {};
 	u32 np[DSR_NPARAMS];
 	int a, err;
 
+	/* validated with the request (dsr_set_params_policy): no error */
+	if (info->attrs[DSR_A_PARAMS]) {
+		err = nla_parse_nested(tb, DSR_A_P_MAX,
+				       info->attrs[DSR_A_PARAMS],
+				       dsr_param_policy, info->extack);
+		if (err)
+			return err;
+	}
 	memcpy(np, priv->param, sizeof(np));
 	for (a = DSR_A_P_FIRST; a <= DSR_A_P_LAST; a++) {
-		struct nlattr *attr = info->attrs[a];
-
 		/* in its range: the policy saw to that */
-		if (attr)
-			np[a - DSR_A_P_FIRST] = nla_get_u32(attr);
+		if (tb[a])
+			np[a - DSR_A_P_FIRST] = nla_get_u32(tb[a]);
 	}
 	if (np[DSR_A_P_RTO_MIN_MS - DSR_A_P_FIRST] >
 	    np[DSR_A_P_RTO_MAX_MS - DSR_A_P_FIRST]) {
 		NL_SET_ERR_MSG_ATTR(info->extack,
-				    info->attrs[DSR_A_P_RTO_MIN_MS] ? :
-				    info->attrs[DSR_A_P_RTO_MAX_MS],
+				    tb[DSR_A_P_RTO_MIN_MS] ? :
+				    tb[DSR_A_P_RTO_MAX_MS],
 				    "rto_min_ms is above rto_max_ms");
 		return -EINVAL;
 	}
@@ -819,7 +843,7 @@ static const struct genl_ops dsr_genl_ops[] = {
 		.policy = dsr_dev_policy,
 		.maxattr = DSR_A_MAX,
 	},
-	DSR_DO(DSR_CMD_SET_PARAMS, dsr_cmd_set_params, dsr_params_policy),
+	DSR_DO(DSR_CMD_SET_PARAMS, dsr_cmd_set_params, dsr_set_params_policy),
 	DSR_DO(DSR_CMD_ADD_ROUTE, dsr_cmd_add_route, dsr_route_policy),
 	DSR_DO(DSR_CMD_DEL_ROUTE, dsr_cmd_del_route, dsr_route_policy),
 	DSR_DO(DSR_CMD_FLUSH, dsr_cmd_flush, dsr_flush_policy),
@@ -869,6 +893,8 @@ int dsr_genl_init(void)
 
 	/* ahctl's limit on a route (uapi) is the kernel's */
 	BUILD_BUG_ON(DSR_MAX_ADDRS != DSR_MAX_PATH);
+	/* the DSR_A_PARAMS nest holds the parameters and nothing else */
+	BUILD_BUG_ON(DSR_A_P_FIRST != 1 || DSR_A_P_LAST != DSR_A_P_MAX);
 	err = dsr_params_policy_check();
 	if (err)
 		return err;

@@ -13,7 +13,7 @@ struct dsr_param_def {
 	[DSR_A_P_##name - DSR_A_P_FIRST] = { .dflt = d, .min = lo, .max = hi }
 
 /*
- * The generic netlink policy (dsr_params_policy, netlink.c) holds the same
+ * The generic netlink policy (dsr_param_policy, netlink.c) holds the same
  * ranges, and refuses a value outside them; the module does not load if
  * the two disagree.
  */

@@ -5,19 +5,25 @@
  *
  * Every request names a dsr device by DSR_A_IFINDEX or DSR_A_IFNAME.
  * Attributes are flat, one namespace for every command (as batman-adv
- * does), so a JSON key is the attribute name without the "DSR_A_" prefix,
- * lower case.  Addresses are IPv4 in network byte order (u32 as on the
- * wire); times are milliseconds.
+ * does), but for the parameters' nest below, so a JSON key is the
+ * attribute name without the "DSR_A_" prefix, lower case.  Addresses are
+ * IPv4 in network byte order (u32 as on the wire); times are
+ * milliseconds.
  *
- * Protocol constants (RFC 4728 section 9 and ours) are u32 attributes
- * DSR_A_P_*; GET_PARAMS returns them all, SET_PARAMS changes any subset:
- * each value is checked against its range before any is applied.
+ * Protocol constants (RFC 4728 section 9 and ours) are the attributes
+ * DSR_A_P_* of their own nest, DSR_A_PARAMS (enum dsr_param_attr,
+ * numbered from 1 inside it), so that a new parameter never renumbers the
+ * other attributes.  GET_PARAMS returns them all, SET_PARAMS changes any
+ * subset: each value is checked against its range before any is applied.
+ * A request's nest needs NLA_F_NESTED (every command is strictly
+ * validated).  Their JSON keys are the names without "DSR_A_P_", lower
+ * case, beside the other attributes' (the nest is not a level in JSON).
  */
 #ifndef _UAPI_LINUX_AH_DSR_H
 #define _UAPI_LINUX_AH_DSR_H
 
 #define DSR_GENL_NAME		"dsr"
-#define DSR_GENL_VERSION	1
+#define DSR_GENL_VERSION	2	/* 2: parameters in DSR_A_PARAMS */
 #define DSR_MCGRP_CONFIG	"config"	/* every change of config */
 #define DSR_MCGRP_EVENTS	"events"	/* routing events */
 
@@ -27,8 +33,8 @@
 
 enum dsr_cmd {
 	DSR_CMD_UNSPEC,
-	DSR_CMD_GET_PARAMS,	/* doit: dev -> every DSR_A_P_* */
-	DSR_CMD_SET_PARAMS,	/* dev, any DSR_A_P_* */
+	DSR_CMD_GET_PARAMS,	/* doit: dev -> PARAMS, every DSR_A_P_* */
+	DSR_CMD_SET_PARAMS,	/* dev, [PARAMS]: any DSR_A_P_* */
 	DSR_CMD_GET_ROUTE,	/* dump: dev -> one message per cached path */
 	DSR_CMD_ADD_ROUTE,	/* dev, DST, [HOPS]: a static path */
 	DSR_CMD_DEL_ROUTE,	/* dev, DST: every path ending at DST */
@@ -106,7 +112,23 @@ enum dsr_attr {
 	DSR_A_FLUSH,		/* u32 enum dsr_flush bits */
 	DSR_A_EVENT,		/* u8 enum dsr_event */
 
-	/* protocol constants, u32 each */
+	/* the neighbour's estimator (NEIGH dumps), us */
+	DSR_A_SRTT_US,		/* u32 */
+	DSR_A_RTTVAR_US,	/* u32 */
+	DSR_A_RTT_SAMPLES,	/* u32 */
+	DSR_A_BLACKLIST,	/* u8 enum dsr_blacklist_state, if listed */
+	DSR_A_PARAMS,		/* nested: enum dsr_param_attr */
+	__DSR_A_MAX,
+};
+
+#define DSR_A_MAX (__DSR_A_MAX - 1)
+
+/*
+ * Inside DSR_A_PARAMS: the protocol constants, u32 each.  A new one goes
+ * last (before __DSR_A_P_MAX); it renumbers nothing.
+ */
+enum dsr_param_attr {
+	DSR_A_P_UNSPEC,
 	DSR_A_P_DISCOVERY_HOP_LIMIT,
 	DSR_A_P_BROADCAST_JITTER_MS,
 	DSR_A_P_ROUTE_CACHE_TIMEOUT_MS,
@@ -144,15 +166,10 @@ enum dsr_attr {
 	DSR_A_P_HOLD_QUEUED,	/* 1: no retransmission while in our queue */
 	/* 1: a last expiry drops only the packet if a later one crossed */
 	DSR_A_P_CONGESTION_DROP,
-	/* the neighbour's estimator (NEIGH dumps), us */
-	DSR_A_SRTT_US,		/* u32 */
-	DSR_A_RTTVAR_US,	/* u32 */
-	DSR_A_RTT_SAMPLES,	/* u32 */
-	DSR_A_BLACKLIST,	/* u8 enum dsr_blacklist_state, if listed */
-	__DSR_A_MAX,
+	__DSR_A_P_MAX,
 };
 
-#define DSR_A_MAX (__DSR_A_MAX - 1)
+#define DSR_A_P_MAX (__DSR_A_P_MAX - 1)
 #define DSR_A_P_FIRST DSR_A_P_DISCOVERY_HOP_LIMIT
 #define DSR_A_P_LAST DSR_A_P_CONGESTION_DROP
 
