@@ -7,7 +7,8 @@
  *	FAMILY attr ID NAME TYPE UNIT
  *	FAMILY param ID NAME TYPE UNIT DEFAULT MIN MAX
  *
- * UNIT is "-" for a count.
+ * UNIT is "-" for a count.  The parameters of a family that keeps them in
+ * a nest (dsr) come after its attributes, with their ids in the nest.
  */
 #include <stdio.h>
 
@@ -21,22 +22,26 @@ static const char *const type_names[__AT_MAX] = {
 	[AT_IFINDEX] = "ifindex", [AT_PROTO] = "proto", [AT_BITS] = "bits",
 };
 
+static void row(const struct family *f, int id, const struct attr_desc *d)
+{
+	if (!d)
+		return;
+	printf("%s %s %d %s %s %s", f->desc.name,
+	       d->flags & AF_PARAM ? "param" : "attr", id, d->name,
+	       type_names[d->type], d->unit ? d->unit : "-");
+	if (d->flags & AF_PARAM)
+		printf(" %u %u %u", d->def, d->min, d->max);
+	putchar('\n');
+}
+
 static void dump(const struct family *f)
 {
-	const struct attr_desc *d;
 	int id;
 
-	for (id = 1; id <= f->maxattr; id++) {
-		d = attr_of(f, id);
-		if (!d)
-			continue;
-		printf("%s %s %d %s %s %s", f->desc.name,
-		       d->flags & AF_PARAM ? "param" : "attr", id, d->name,
-		       type_names[d->type], d->unit ? d->unit : "-");
-		if (d->flags & AF_PARAM)
-			printf(" %u %u %u", d->def, d->min, d->max);
-		putchar('\n');
-	}
+	for (id = 1; id <= f->maxattr; id++)
+		row(f, id, attr_of(f, id));
+	for (id = f->param_first; f->params_nest && id <= f->param_last; id++)
+		row(f, id, param_of(f, id));
 }
 
 int main(void)

@@ -523,7 +523,7 @@ static bool t_dsr_names(void)
 
 	CHECK_EQ(fam_nparams(&dsr_family), CONF_DSR_NPARAMS);
 	for (id = DSR_A_P_FIRST; id <= DSR_A_P_LAST; id++)
-		CHECK(param_parses("dsr.params", dsr_family.attrs[id].name,
+		CHECK(param_parses("dsr.params", param_of(&dsr_family, id)->name,
 				   id == DSR_A_P_SUBNET ? "10.0.0.0" : "1",
 				   DSR_A_P_FIRST, id));
 	return true;
@@ -535,7 +535,7 @@ static bool t_transit_names(void)
 
 	CHECK_EQ(fam_nparams(&transit_family), CONF_TR_NPARAMS);
 	for (id = TRANSIT_A_P_FIRST; id <= TRANSIT_A_P_LAST; id++)
-		CHECK(param_parses("transit", transit_family.attrs[id].name, "1",
+		CHECK(param_parses("transit", param_of(&transit_family, id)->name, "1",
 				   TRANSIT_A_P_FIRST, id));
 	return true;
 }

@@ -5,7 +5,8 @@
  *
  * Every show and monitor command prints from the family's description
  * (common/dsr_attrs.c): the ABI's attributes are flat, so an attribute
- * has one JSON key (its name) and one text keyword wherever it appears.
+ * has one JSON key (its name) and one text keyword wherever it appears;
+ * the parameters, in their nest (DSR_A_PARAMS), have their own table.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -33,6 +34,8 @@
 
 /* The description of attribute @id (common/dsr_attrs.c) */
 #define ATTR(id)	(&dsr_family.attrs[id])
+/* ... and of parameter @id (DSR_A_P_*, inside DSR_A_PARAMS) */
+#define PARAM(id)	(&dsr_family.params[id])
 
 static const struct flush_name {
 	const char *name;
@@ -48,11 +51,6 @@ static const struct flush_name {
 static const char *event_name(uint8_t ev)
 {
 	return NAME_OF(dsr_event_names, ev);
-}
-
-static bool is_param(int id)
-{
-	return id >= DSR_A_P_FIRST && id <= DSR_A_P_LAST;
 }
 
 /* ---- text output --------------------------------------------------------- */
@@ -77,12 +75,13 @@ static void text_row(const struct col *cols, struct nlattr **tb)
 
 /* ---- JSON output --------------------------------------------------------- */
 
-static void json_attr(struct json *j, int id, const struct nlattr *a)
+static void json_attr(struct json *j, const struct attr_desc *d,
+		      const struct nlattr *a)
 {
-	if (!attr_valid(ATTR(id), a))
+	if (!attr_valid(d, a))
 		return;
-	json_key(j, ATTR(id)->name);
-	attr_json_value(j, ATTR(id), a);
+	json_key(j, d->name);
+	attr_json_value(j, d, a);
 }
 
 /* A row's flags are always there, false when the kernel left them out. */
@@ -95,7 +94,7 @@ static void json_row(struct json *j, const struct col *cols,
 			json_key(j, ATTR(cols->id)->name);
 			json_bool(j, false);
 		} else {
-			json_attr(j, cols->id, tb[cols->id]);
+			json_attr(j, ATTR(cols->id), tb[cols->id]);
 		}
 	}
 	json_obj_close(j);
@@ -137,6 +136,8 @@ struct dsr_args {
 	const char *dev;
 	bool has[DSR_A_MAX + 1];	/* attributes to send */
 	uint32_t val[DSR_A_MAX + 1];	/* u32 ones */
+	bool has_p[DSR_A_P_MAX + 1];	/* parameters to send (DSR_A_PARAMS) */
+	uint32_t pval[DSR_A_P_MAX + 1];
 	uint32_t hops[DSR_MAX_ADDRS];	/* DSR_A_HOPS */
 	size_t nhops;
 };
@@ -228,9 +229,7 @@ static void param_names(FILE *f, const char *indent)
 	int id;
 
 	for (id = DSR_A_P_FIRST; id <= DSR_A_P_LAST; id++) {
-		if (!is_param(id))
-			continue;
-		len = strlen(ATTR(id)->name);
+		len = strlen(PARAM(id)->name);
 		if (col && col + len + 2 > 78) {
 			fputs(",\n", f);
 			col = 0;
@@ -242,7 +241,7 @@ static void param_names(FILE *f, const char *indent)
 			fputs(indent, f);
 			col = strlen(indent);
 		}
-		fputs(ATTR(id)->name, f);
+		fputs(PARAM(id)->name, f);
 		col += len;
 	}
 	fputc('\n', f);
@@ -314,6 +313,16 @@ static int set_attr(const struct ds_cmd *c, struct dsr_args *a, int id,
 	return 0;
 }
 
+static int set_param(const struct ds_cmd *c, struct dsr_args *a, int id,
+		     uint32_t v)
+{
+	if (a->has_p[id])
+		return usage_err(c, "'%s' given twice", PARAM(id)->name);
+	a->has_p[id] = true;
+	a->pval[id] = v;
+	return 0;
+}
+
 static int parse_dev_only(const struct ds_cmd *c, int argc, char **argv,
 			  struct dsr_args *a)
 {
@@ -339,12 +348,12 @@ static int parse_subnet(const struct ds_cmd *c, const char *s,
 
 	if (parse_cidr(s, false, &addr, &plen))
 		goto bad;
-	if (set_attr(c, a, DSR_A_P_SUBNET, addr))
+	if (set_param(c, a, DSR_A_P_SUBNET, addr))
 		return -1;
-	if (slash && a->has[DSR_A_P_SUBNET_PREFIX])
+	if (slash && a->has_p[DSR_A_P_SUBNET_PREFIX])
 		return usage_err(c, "'subnet_prefix' given twice (subnet A.B.C.D/LEN sets it)");
 	if (slash)
-		set_attr(c, a, DSR_A_P_SUBNET_PREFIX, plen);
+		set_param(c, a, DSR_A_P_SUBNET_PREFIX, plen);
 	return 0;
 
 bad:
@@ -381,7 +390,7 @@ static int parse_param_set(const struct ds_cmd *c, int argc, char **argv,
 		if (parse_u32(argv[i + 1], &v))
 			return usage_err(c, "invalid %s '%s' (0..%" PRIu32 ")",
 					 argv[i], argv[i + 1], UINT32_MAX);
-		if (set_attr(c, a, id, v))
+		if (set_param(c, a, id, v))
 			return -1;
 	}
 	return 0;
@@ -402,7 +411,7 @@ static int parse_gateway(const struct ds_cmd *c, int argc, char **argv,
 		v = 0;
 	else
 		return usage_err(c, "invalid value '%s' (on or off)", argv[0]);
-	set_attr(c, a, DSR_A_P_GATEWAY, v);
+	set_param(c, a, DSR_A_P_GATEWAY, v);
 	return no_more(c, argc - 1, argv + 1);
 }
 
@@ -479,6 +488,26 @@ static int parse_flush(const struct ds_cmd *c, int argc, char **argv,
 
 /* ---- requests ------------------------------------------------------------ */
 
+/* The parameters the parser set, in their nest (if any) */
+static int put_params(struct nl_msg *msg, const struct dsr_args *a)
+{
+	struct nlattr *nest = NULL;
+	int id;
+
+	for (id = DSR_A_P_FIRST; id <= DSR_A_P_LAST; id++) {
+		if (!a->has_p[id])
+			continue;
+		/* every command is strictly validated: NLA_F_NESTED */
+		if (!nest)
+			nest = nla_nest_start(msg, DSR_A_PARAMS | NLA_F_NESTED);
+		if (!nest || nla_put_u32(msg, id, a->pval[id]))
+			return -1;
+	}
+	if (nest)
+		nla_nest_end(msg, nest);
+	return 0;
+}
+
 /* A request on the device carrying every attribute the parser set. */
 static struct nl_msg *dsr_msg(struct genl *g, uint8_t cmd, int flags,
 			      const struct dsr_args *a)
@@ -499,6 +528,8 @@ static struct nl_msg *dsr_msg(struct genl *g, uint8_t cmd, int flags,
 		else
 			err = nla_put_u32(msg, id, a->val[id]);
 	}
+	if (!err)
+		err = put_params(msg, a);
 	if (err) {
 		fprintf(stderr, PROG_NAME ": out of memory\n");
 		nlmsg_free(msg);
@@ -592,6 +623,7 @@ static int query(const struct ds_cmd *c, const struct dsr_args *a,
 static void params_print(struct genl *g, struct replies *r)
 {
 	struct nlattr *tb[DSR_A_MAX + 1] = { NULL };
+	struct nlattr *ptb[ATTRS_MAX + 1];
 	struct json j;
 	bool first;
 	uint8_t cmd;
@@ -599,17 +631,17 @@ static void params_print(struct genl *g, struct replies *r)
 
 	if (r->n && genl_parse(g, r->msgs[0], &cmd, tb, DSR_A_MAX))
 		memset(tb, 0, sizeof(tb));
+	/* (a malformed nest: none, as a missing one) */
+	fam_params_parse(&dsr_family, tb, ptb);
 	json_init(&j, stdout, opts.pretty);
 	if (opts.json)
 		json_obj_open(&j);
 	for (id = DSR_A_P_FIRST; id <= DSR_A_P_LAST; id++) {
-		if (!is_param(id))
-			continue;
 		if (opts.json) {
-			json_attr(&j, id, tb[id]);
+			json_attr(&j, PARAM(id), ptb[id]);
 		} else {
 			first = true;
-			if (attr_text(ATTR(id), tb[id], 0, NULL, &first))
+			if (attr_text(PARAM(id), ptb[id], 0, NULL, &first))
 				putchar('\n');
 		}
 	}

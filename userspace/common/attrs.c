@@ -29,9 +29,17 @@ int fam_param_find(const struct family *f, const char *name)
 	int id;
 
 	for (id = f->param_first; f->param_first && id <= f->param_last; id++)
-		if (f->attrs[id].name && !strcmp(name, f->attrs[id].name))
+		if (f->params[id].name && !strcmp(name, f->params[id].name))
 			return id;
 	return -1;
+}
+
+const struct attr_desc *param_of(const struct family *f, int id)
+{
+	if (!f->param_first || id < f->param_first || id > f->param_last ||
+	    !f->params[id].name)
+		return NULL;
+	return &f->params[id];
 }
 
 int attr_type_len(enum attr_type type)

@@ -9,7 +9,10 @@
  * The ABIs' attributes are flat, so an attribute has one name wherever
  * it appears: the JSON key (the attribute's name without its prefix,
  * lower case, as batctl does), the keyword of a parameter on ahctl's
- * command line and in dsrd's config file.
+ * command line and in dsrd's config file.  A family may keep its
+ * parameters in a nest of their own (dsr: DSR_A_PARAMS), whose attribute
+ * ids start again from 1: they have their own table then, and in JSON
+ * they stand beside the other attributes, where the nest is.
  */
 #ifndef AH_ATTRS_H
 #define AH_ATTRS_H
@@ -65,7 +68,14 @@ struct family {
 	struct genl_family_desc desc;	/* name, version, module */
 	int maxattr;
 	const struct attr_desc *attrs;	/* [0..maxattr] */
-	int param_first, param_last;	/* attribute ids */
+	/*
+	 * The parameters: ids param_first..param_last of @params, which is
+	 * @attrs if they are top-level attributes, else the table of the
+	 * attributes of the nest @params_nest (a top-level attribute).
+	 */
+	const struct attr_desc *params;
+	int param_first, param_last;	/* attribute ids; 0: none */
+	int params_nest;		/* 0: the parameters are top-level */
 	const char *const *cmds;	/* command names */
 	size_t ncmds;
 	const char *const *groups;	/* multicast groups; NULL ends */
@@ -88,6 +98,18 @@ const struct attr_desc *attr_of(const struct family *f, int id);
 int fam_nparams(const struct family *f);
 int fam_param_find(const struct family *f, const char *name);
 
+/* The description of parameter @id (param_first..param_last), or NULL. */
+const struct attr_desc *param_of(const struct family *f, int id);
+
+/*
+ * The parameters of a message parsed into @tb (indexed by attribute id,
+ * up to maxattr): @ptb[param_first..param_last], from the nest or from
+ * @tb; -1 if the nest is malformed (@ptb is empty then).  @ptb has room
+ * for ATTRS_MAX + 1.
+ */
+int fam_params_parse(const struct family *f, struct nlattr **tb,
+		     struct nlattr **ptb);
+
 /* Whether @a is there, named, and long enough for its type. */
 bool attr_valid(const struct attr_desc *d, const struct nlattr *a);
 
@@ -103,7 +125,8 @@ void attr_json_value(struct json *j, const struct attr_desc *d,
 
 /*
  * One JSON "key": value per valid attribute in @tb that @f names, in
- * attribute order; @skip1 and @skip2 are left out as well (0: none).
+ * attribute order, the parameters of a nest where the nest is; @skip1 and
+ * @skip2 are left out as well (0: none).
  */
 void attrs_json(struct json *j, const struct family *f, struct nlattr **tb,
 		int skip1, int skip2);

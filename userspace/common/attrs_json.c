@@ -94,6 +94,46 @@ void attr_json_value(struct json *j, const struct attr_desc *d,
 	}
 }
 
+int fam_params_parse(const struct family *f, struct nlattr **tb,
+		     struct nlattr **ptb)
+{
+	int id;
+
+	memset(ptb, 0, (ATTRS_MAX + 1) * sizeof(*ptb));
+	if (!f->param_first)
+		return 0;
+	if (!f->params_nest) {
+		for (id = f->param_first; id <= f->param_last; id++)
+			ptb[id] = tb[id];
+		return 0;
+	}
+	if (!tb[f->params_nest])
+		return 0;
+	if (nla_parse_nested(ptb, f->param_last, tb[f->params_nest], NULL)) {
+		memset(ptb, 0, (ATTRS_MAX + 1) * sizeof(*ptb));
+		return -1;
+	}
+	return 0;
+}
+
+/* The parameters of the nest in @tb, in their order. */
+static void params_json(struct json *j, const struct family *f,
+			struct nlattr **tb)
+{
+	struct nlattr *ptb[ATTRS_MAX + 1];
+	const struct attr_desc *d;
+	int id;
+
+	fam_params_parse(f, tb, ptb);
+	for (id = f->param_first; id <= f->param_last; id++) {
+		d = param_of(f, id);
+		if (!attr_valid(d, ptb[id]))
+			continue;
+		json_key(j, d->name);
+		attr_json_value(j, d, ptb[id]);
+	}
+}
+
 void attrs_json(struct json *j, const struct family *f, struct nlattr **tb,
 		int skip1, int skip2)
 {
@@ -101,6 +141,10 @@ void attrs_json(struct json *j, const struct family *f, struct nlattr **tb,
 	int id;
 
 	for (id = 1; id <= f->maxattr; id++) {
+		if (id == f->params_nest && f->params_nest) {
+			params_json(j, f, tb);
+			continue;
+		}
 		d = &f->attrs[id];
 		if (id == skip1 || id == skip2 || !attr_valid(d, tb[id]))
 			continue;

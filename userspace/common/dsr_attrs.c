@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The dsr family (include/uapi/linux/ah_dsr.h).  The parameters' defaults
- * and ranges are those of kmod/dsr/params.c (tests/unit checks them).
+ * The dsr family (include/uapi/linux/ah_dsr.h).  The parameters are the
+ * attributes of the nest DSR_A_PARAMS, in a table of their own; their
+ * defaults and ranges are those of kmod/dsr/params.c (tests/unit checks
+ * them).
  */
 #include <stdint.h>
 
@@ -48,6 +50,15 @@ static const struct attr_desc dsr_attrs[DSR_A_MAX + 1] = {
 	A(IDS, "ids", AT_U32),
 	A(FLUSH, "flush", AT_U32),
 	ENUM(EVENT, "event", dsr_event_names),
+	A(SRTT_US, "srtt_us", AT_U32, .unit = "us"),
+	A(RTTVAR_US, "rttvar_us", AT_U32, .unit = "us"),
+	A(RTT_SAMPLES, "rtt_samples", AT_U32, .label = "samples"),
+	ENUM(BLACKLIST, "blacklist", dsr_blacklist_names),
+	/* DSR_A_PARAMS: the nest of dsr_params (attrs_json() expands it) */
+};
+
+/* Inside DSR_A_PARAMS, by DSR_A_P_* */
+static const struct attr_desc dsr_params[DSR_A_P_MAX + 1] = {
 	PARAM(DISCOVERY_HOP_LIMIT, "discovery_hop_limit", NULL, 255, 1, 255),
 	PARAM(BROADCAST_JITTER_MS, "broadcast_jitter_ms", "ms", 10, 0, 1000),
 	PARAM(ROUTE_CACHE_TIMEOUT_MS, "route_cache_timeout_ms", "ms", 300000,
@@ -93,10 +104,6 @@ static const struct attr_desc dsr_attrs[DSR_A_MAX + 1] = {
 	PARAM(SLAVE_QDISC, "slave_qdisc", NULL, 1, 0, 1),
 	PARAM(HOLD_QUEUED, "hold_queued", NULL, 1, 0, 1),
 	PARAM(CONGESTION_DROP, "congestion_drop", NULL, 1, 0, 1),
-	A(SRTT_US, "srtt_us", AT_U32, .unit = "us"),
-	A(RTTVAR_US, "rttvar_us", AT_U32, .unit = "us"),
-	A(RTT_SAMPLES, "rtt_samples", AT_U32, .label = "samples"),
-	ENUM(BLACKLIST, "blacklist", dsr_blacklist_names),
 };
 
 static const char *const dsr_groups[] = {
@@ -107,8 +114,10 @@ const struct family dsr_family = {
 	.desc = { DSR_GENL_NAME, DSR_GENL_VERSION, "dsr" },
 	.maxattr = DSR_A_MAX,
 	.attrs = dsr_attrs,
+	.params = dsr_params,
 	.param_first = DSR_A_P_FIRST,
 	.param_last = DSR_A_P_LAST,
+	.params_nest = DSR_A_PARAMS,
 	.cmds = dsr_cmd_names,
 	.ncmds = ARRAY_SIZE(dsr_cmd_names),
 	.groups = dsr_groups,

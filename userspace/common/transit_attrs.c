@@ -61,6 +61,7 @@ const struct family transit_family = {
 	.desc = { TRANSIT_GENL_NAME, TRANSIT_GENL_VERSION, "orinoco_transit" },
 	.maxattr = TRANSIT_A_MAX,
 	.attrs = tr_attrs,
+	.params = tr_attrs,
 	.param_first = TRANSIT_A_P_FIRST,
 	.param_last = TRANSIT_A_P_LAST,
 	.cmds = tr_cmd_names,

@@ -44,7 +44,7 @@ struct defaults {
 
 static int defaults_cb(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[DSR_A_MAX + 1];
+	struct nlattr *tb[DSR_A_MAX + 1], *ptb[ATTRS_MAX + 1];
 	struct defaults *r = arg;
 	uint8_t cmd;
 	int i;
@@ -52,8 +52,10 @@ static int defaults_cb(struct nl_msg *msg, void *arg)
 	if (genl_parse(&r->d->fam[FAM_DSR].req, msg, &cmd, tb, DSR_A_MAX) ||
 	    cmd != DSR_CMD_GET_PARAMS)
 		return 0;
+	/* (a malformed nest: none; the count below says so) */
+	fam_params_parse(&dsr_family, tb, ptb);
 	for (i = 0; i < CONF_DSR_NPARAMS; i++)
-		if (attr_u32(tb[DSR_A_P_FIRST + i], &r->d->dsr_defaults[i]))
+		if (attr_u32(ptb[DSR_A_P_FIRST + i], &r->d->dsr_defaults[i]))
 			r->n++;
 	return 0;
 }
@@ -85,7 +87,7 @@ static void dsr_log_params(struct dsrd *d, const uint32_t *v,
 		if (!send[i])
 			continue;
 		id = DSR_A_P_FIRST + i;
-		log_info("%s: %s %s -> %s", d->device, dsr_family.attrs[id].name,
+		log_info("%s: %s %s -> %s", d->device, dsr_family.params[id].name,
 			 param_str(id, d->dsr_cur[i], a, sizeof(a)),
 			 param_str(id, v[i], b, sizeof(b)));
 	}
@@ -97,6 +99,7 @@ int dsr_params_apply(struct dsrd *d, const struct conf *c,
 	bool send[CONF_DSR_NPARAMS], any = false;
 	uint32_t v[CONF_DSR_NPARAMS];
 	struct conf_params want;
+	struct nlattr *nest;
 	struct nl_msg *msg;
 	int i;
 
@@ -112,11 +115,14 @@ int dsr_params_apply(struct dsrd *d, const struct conf *c,
 	msg = dsr_msg(d, DSR_CMD_SET_PARAMS);
 	if (!msg)
 		return step_failed(r);
+	/* every command is strictly validated: NLA_F_NESTED */
+	nest = nla_nest_start(msg, DSR_A_PARAMS | NLA_F_NESTED);
+	if (!nest)
+		goto nomem;
 	for (i = 0; i < CONF_DSR_NPARAMS; i++)
-		if (send[i] && nla_put_u32(msg, DSR_A_P_FIRST + i, v[i])) {
-			put_failed(msg);
-			return step_failed(r);
-		}
+		if (send[i] && nla_put_u32(msg, DSR_A_P_FIRST + i, v[i]))
+			goto nomem;
+	nla_nest_end(msg, nest);
 	if (fam_send(d, FAM_DSR, msg)) {
 		log_err("%s: cannot set its parameters", d->device);
 		return step_failed(r);
@@ -124,6 +130,10 @@ int dsr_params_apply(struct dsrd *d, const struct conf *c,
 	dsr_log_params(d, v, send);
 	memcpy(d->dsr_cur, v, sizeof(v));
 	return 0;
+
+nomem:
+	put_failed(msg);
+	return step_failed(r);
 }
 
 /* ---- slaves -------------------------------------------------------------- */

@@ -143,7 +143,7 @@ int check_gateway(struct parser *p)
 			return perr_at(p, l > d->gateway_line ? l :
 				       d->gateway_line,
 				       "%s in [dsr.params] and Gateway in [dsr] (lines %u and %u): use one",
-				       dsr_family.attrs[ids[i]].name, l,
+				       dsr_family.params[ids[i]].name, l,
 				       d->gateway_line);
 	}
 	return 0;

@@ -37,7 +37,7 @@
 #include "log.h"
 #include "names.h"
 
-_Static_assert((int)DSR_A_MAX < ATTRS_MAX &&
+_Static_assert((int)DSR_A_MAX < ATTRS_MAX && (int)DSR_A_P_MAX < ATTRS_MAX &&
 	       (int)MACFILTER_A_MAX < ATTRS_MAX &&
 	       (int)TRANSIT_A_MAX < ATTRS_MAX, "ATTRS_MAX");
 
