@@ -25,9 +25,10 @@ setup() {
 }
 
 # nl NODE [ARG...] <<EOF: a Python program run in NODE's namespace after a
-# prelude (selftests/lib/dsr_nl_prelude.py): genl.py, A and C (the uapi's
-# attributes and commands by name), g (a client of the family), dev (the
-# dsr0 attribute), fail()
+# prelude (selftests/lib/dsr_nl_prelude.py): genl.py, A, P and C (the
+# uapi's attributes, the parameters' attributes in the DSR_A_PARAMS nest,
+# and commands by name), pnest() (that nest), params() (dsr0's, by P),
+# g (a client of the family), dev (the dsr0 attribute), fail()
 NL_PRELUDE=$(cat "$AH_ROOT/selftests/lib/dsr_nl_prelude.py")
 
 nl() {
@@ -63,14 +64,14 @@ test_events_group() {
 }
 
 # each value one past its parameter's range (dsr_param_defs, params.c),
-# sent with a valid change of another parameter: -ERANGE, the extack
-# points at the attribute and carries the range, nothing changes; the
-# bounds themselves are taken
+# sent with a valid change of another parameter (both in the DSR_A_PARAMS
+# nest): -ERANGE, the extack points at the attribute inside the nest and
+# carries the range, nothing changes; the bounds themselves are taken
 test_param_ranges() {
 	shared || return 1
 	nl 1 <<-'EOF'
 		SET = C["DSR_CMD_SET_PARAMS"]
-		JITTER = A["DSR_A_P_BROADCAST_JITTER_MS"]
+		JITTER = P["DSR_A_P_BROADCAST_JITTER_MS"]
 		cases = [("DISCOVERY_HOP_LIMIT", 1, 255),
 		         ("ROUTE_CACHE_TIMEOUT_MS", 100, 86400000),
 		         ("SEND_BUFFER_BYTES", 1500, 16777216),
@@ -83,9 +84,9 @@ test_param_ranges() {
 		before = params(g, dev)
 		jitter = struct.unpack("I", before[JITTER])[0]
 		for name, lo, hi in cases:
-		    a = A["DSR_A_P_" + name]
+		    a = P["DSR_A_P_" + name]
 		    for val in ([lo - 1] if lo else []) + [hi + 1]:
-		        err, _ = g.do(SET, dev, u32(JITTER, jitter + 1), u32(a, val))
+		        err, _ = g.do(SET, dev, pnest(u32(JITTER, jitter + 1), u32(a, val)))
 		        rng = (g.extack_policy.get(PMIN), g.extack_policy.get(PMAX))
 		        print(f"# {name.lower()} {val}: errno {-err}, '{g.extack}',"
 		              f" attribute {g.extack_attr}, range {rng[0]}..{rng[1]}")
@@ -101,14 +102,14 @@ test_param_ranges() {
 		for name, lo, hi in cases:
 		    for val in (lo, hi):
 		        # (rto_max_ms at its top: rto_min_ms may not exceed it)
-		        err, _ = g.do(SET, dev, u32(A["DSR_A_P_" + name], val),
-		                      u32(A["DSR_A_P_RTO_MAX_MS"], 60000))
+		        err, _ = g.do(SET, dev, pnest(u32(P["DSR_A_P_" + name], val),
+		                                      u32(P["DSR_A_P_RTO_MAX_MS"], 60000)))
 		        if err:
 		            fail(f"{name.lower()} {val} (a bound) refused: {g.extack}")
 		# put everything back
-		err, _ = g.do(SET, dev, *[attr(a, before[a]) for a in
-		                          range(A["DSR_A_P_DISCOVERY_HOP_LIMIT"],
-		                                A["DSR_A_P_CONGESTION_DROP"] + 1)])
+		err, _ = g.do(SET, dev, pnest(*[attr(a, before[a]) for a in
+		                                range(P["DSR_A_P_DISCOVERY_HOP_LIMIT"],
+		                                      P["DSR_A_P_CONGESTION_DROP"] + 1)]))
 		if err or params(g, dev) != before:
 		    fail(f"parameters not restored: {g.extack}")
 	EOF
@@ -118,12 +119,12 @@ test_rto_order() {
 	shared || return 1
 	nl 1 <<-'EOF'
 		SET = C["DSR_CMD_SET_PARAMS"]
-		MIN, MAX = A["DSR_A_P_RTO_MIN_MS"], A["DSR_A_P_RTO_MAX_MS"]
+		MIN, MAX = P["DSR_A_P_RTO_MIN_MS"], P["DSR_A_P_RTO_MAX_MS"]
 		before = params(g, dev)
 		rmin = struct.unpack("I", before[MIN])[0]
 		rmax = struct.unpack("I", before[MAX])[0]
 		for a, val in ((MIN, rmax + 1), (MAX, rmin - 1)):
-		    err, _ = g.do(SET, dev, u32(a, val))
+		    err, _ = g.do(SET, dev, pnest(u32(a, val)))
 		    print(f"# attribute {a} = {val}: errno {-err}, '{g.extack}',"
 		          f" attribute {g.extack_attr}")
 		    if (err != -errno.EINVAL or g.extack_attr != a or
@@ -134,26 +135,43 @@ test_rto_order() {
 	EOF
 }
 
-# unknown attributes are refused, and so (every command validated as a
-# new one) are a reserved header field and netlink flags the core gives
-# no meaning to
+# unknown attributes are refused, at top level and inside the parameters'
+# nest, and so are a parameter outside the nest (the layout before
+# DSR_A_PARAMS: a parameter at the number it had then, or at its number
+# in the nest) and a nest without NLA_F_NESTED; so (every command
+# validated as a new one) are a reserved header field and netlink flags
+# the core gives no meaning to.  Without the nest, or with an empty one,
+# SET_PARAMS changes nothing.
 test_strict() {
 	shared || return 1
 	nl 1 <<-'EOF'
 		SET, GET = C["DSR_CMD_SET_PARAMS"], C["DSR_CMD_GET_PARAMS"]
 		ROUTES = C["DSR_CMD_GET_ROUTE"]
+		GW = P["DSR_A_P_GATEWAY"]
+		# before DSR_A_PARAMS, the parameters followed DSR_A_EVENT
+		GW_OLD = A["DSR_A_EVENT"] + GW
 		before = params(g, dev)
 		NLM_F_CREATE = 0x400
 		for what, call in (
 		        ("attribute above DSR_A_MAX", lambda: g.do(SET, dev, u32(A_MAX + 1, 1))),
 		        ("HOPS to SET_PARAMS", lambda: g.do(SET, dev, attr(A["DSR_A_HOPS"], bytes(4)))),
 		        ("a parameter to a route dump",
-		         lambda: g.dump(ROUTES, dev, u32(A["DSR_A_P_GATEWAY"], 1))),
+		         lambda: g.dump(ROUTES, dev, pnest(u32(GW, 1)))),
+		        (f"a parameter at top level, its old number {GW_OLD}",
+		         lambda: g.do(SET, dev, u32(GW_OLD, 1))),
+		        (f"a parameter at top level, its number {GW} in the nest",
+		         lambda: g.do(SET, dev, u32(GW, 1))),
+		        ("attribute above DSR_A_P_MAX in the nest",
+		         lambda: g.do(SET, dev, pnest(u32(GW, 1), u32(P_MAX + 1, 1)))),
+		        ("attribute 0 in the nest",
+		         lambda: g.do(SET, dev, pnest(u32(GW, 1), u32(0, 1)))),
+		        ("the nest without NLA_F_NESTED",
+		         lambda: g.do(SET, dev, attr(A["DSR_A_PARAMS"], u32(GW, 1)))),
 		        ("genlmsghdr.reserved set", lambda: g.do(GET, dev, reserved=1)),
 		        ("reserved set on a change",
-		         lambda: g.do(SET, dev, u32(A["DSR_A_P_GATEWAY"], 1), reserved=1)),
+		         lambda: g.do(SET, dev, pnest(u32(GW, 1)), reserved=1)),
 		        ("reserved set on a dump", lambda: g.dump(ROUTES, dev, reserved=7)),
-		        ("NLM_F_CREATE", lambda: g.do(SET, dev, u32(A["DSR_A_P_GATEWAY"], 1),
+		        ("NLM_F_CREATE", lambda: g.do(SET, dev, pnest(u32(GW, 1)),
 		                                      flags=NLM_F_CREATE))):
 		    err, _ = call()
 		    print(f"# {what}: errno {-err}, '{g.extack}'")
@@ -161,6 +179,13 @@ test_strict() {
 		        fail(f"{what}: not EINVAL with a message")
 		if params(g, dev) != before:
 		    fail("a refused request changed parameters")
+		for what, extra in (("no nest", ()), ("an empty nest", (pnest(),))):
+		    err, _ = g.do(SET, dev, *extra)
+		    print(f"# SET_PARAMS with {what}: errno {-err}, '{g.extack}'")
+		    if err:
+		        fail(f"SET_PARAMS with {what} refused")
+		if params(g, dev) != before:
+		    fail("SET_PARAMS without parameters changed some")
 	EOF
 }
 
@@ -169,7 +194,7 @@ add_routes() {
 	nl 1 "$1" <<-'EOF'
 		n = int(sys.argv[1])
 		err, _ = g.do(C["DSR_CMD_SET_PARAMS"], dev,
-		              u32(A["DSR_A_P_ROUTE_CACHE_SIZE"], 1024))
+		              pnest(u32(P["DSR_A_P_ROUTE_CACHE_SIZE"], 1024)))
 		assert err == 0, g.extack
 		for i in range(n):
 		    err, _ = g.do(C["DSR_CMD_ADD_ROUTE"], dev,
