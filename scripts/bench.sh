@@ -14,8 +14,10 @@ for b in ${BENCH:-}; do
 	[[ -x $ROOT/bench/$b.sh ]] || { echo "bench: no bench/$b.sh" >&2; exit 2; }
 	LIST+=" bench/$b.sh"
 done
-"$ROOT/scripts/vm.sh" "$K" "for b in ${LIST:-bench/*.sh}; do echo \"## \$b\"; \$b; done" |
-	grep -v '^\[ *[0-9.]*\] ' | tee "$OUT"
+# each bench's heading says which of how many it is and how long the
+# run has taken so far
+"$ROOT/scripts/vm.sh" "$K" "set -- ${LIST:-bench/*.sh}; i=0; t0=\$(date +%s); for b; do i=\$((i + 1)); echo \"## \$b (\$i of \$#, \$((\$(date +%s) - t0)) s into the run)\"; \$b; done" |
+	grep --line-buffered -v '^\[ *[0-9.]*\] ' | tee "$OUT"
 if [[ -s $ROOT/build/bench-fig8/with.rto ]]; then
 	/usr/bin/python3 "$ROOT/bench/plot/plot-fig8.py" "$ROOT/build/bench-fig8" \
 		"$ROOT/docs/fig8-rto.png" && echo "bench: docs/fig8-rto.png"

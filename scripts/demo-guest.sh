@@ -82,12 +82,22 @@ nsexec 2 tcpdump -i eth0 -w "$OUT/e2.pcap" -U -Q out 'ip proto 48 or icmp' > /de
 busywait 10000 test -s "$OUT/e1.pcap" -a -s "$OUT/e2.pcap" || true
 
 say "the cars drive; E1 pings E2 every 300 ms for $DEMO_SECS s"
+# where the drive is, every 15 s (the tables take a few seconds after it)
+(
+	t0=$SECONDS
+	while sleep 15; do
+		say "driving: $((SECONDS - t0)) of $DEMO_SECS s," \
+			"about $((DEMO_SECS - (SECONDS - t0) + 10)) s left"
+	done
+) &
+ticker=$!
 for i in "${!NAMES[@]}"; do
 	mf $((i + 1)) replay dev eth0 "$OUT/traces/${NAMES[$i]}.trace" \
 		> "$OUT/${NAMES[$i]}.replay" &
 done
 nsexec 1 ping -n -q -i 0.3 -c $((DEMO_SECS * 10 / 3)) -W 2 "$(node_ip 2)" \
 	> "$OUT/ping.txt" || true
+kill "$ticker" 2>/dev/null || true
 tail -2 "$OUT/ping.txt" | sed 's/^/  /'
 wait_replays() { ! pgrep -f 'macfilter replay' >/dev/null; }
 busywait 10000 wait_replays || true

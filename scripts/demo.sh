@@ -8,7 +8,7 @@ K=${KVERS:-$("$ROOT/scripts/kernels.sh" | sed -n 1p)}
 K=${K%% *}
 # the picture is drawn here: matplotlib takes minutes in a TCG guest
 "$ROOT/scripts/vm.sh" "$K" "DEMO_DRAW=0 ${DEMO_SECS:+DEMO_SECS=$DEMO_SECS} scripts/demo-guest.sh" |
-	grep -v '^\[ *[0-9.]*\] '
+	grep --line-buffered -v '^\[ *[0-9.]*\] '
 rc=${PIPESTATUS[0]}
 ((rc == 0)) || exit "$rc"
 MPLCONFIGDIR=${MPLCONFIGDIR:-$(mktemp -d)} /usr/bin/python3 "$ROOT/tools/ah-scenario" \
