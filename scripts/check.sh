@@ -13,7 +13,7 @@
 #   AH_CI_DEADLINE=EPOCH  (.ci/run sets it) the time by which the whole run
 #                must be over: each guest gets what is left as its budget,
 #                and a test script that would start with less than a minute
-#                of it is reported skipped ("out of CI time") instead of
+#                of it is reported failed ("out of CI time") instead of
 #                being killed half-way; the guest timeout shrinks to match
 #
 # check.sh --debug (make check-debug): the same suites in one boot of the
