@@ -140,22 +140,39 @@ test_unprivileged() {
 # Every change is announced on the config group.
 test_monitor() {
 	fresh || return 1
-	local log=/tmp/ah-monitor.$$
+	local log=/tmp/ah-monitor.$$ rc i
 	ip netns exec "$(ns 1)" ahctl -j macfilter monitor > "$log" &
 	local pid=$!
-	sleep 0.5
+	# the monitor has joined the group once a change shows in its output
+	for ((i = 0; i < 100; i++)); do
+		[[ -s $log ]] && break
+		mf 1 attach dev eth0 && mf 1 detach dev eth0 || break
+		busywait 100 test -s "$log"
+	done
 	mf 1 attach dev eth0 && mf 1 add dev eth0 "$(node_mac 2)" loss 10 &&
 		mf 1 set dev eth0 mode allow && mf 1 del dev eth0 "$(node_mac 2)" &&
-		mf 1 flush dev eth0 && mf 1 detach dev eth0 || return 1
-	busywait 3000 lines_ge "$log" 6
+		mf 1 flush dev eth0 && mf 1 detach dev eth0
+	rc=$?
+	# (what the readiness probes announced comes before)
+	busywait 3000 last_events_are "$log" "attach add set del flush detach "
 	kill "$pid"
 	diag "events: $(jq -r .event "$log" | tr '\n' ' ')"
-	check "six events in order" test "$(jq -r .event "$log" | tr '\n' ' ')" = \
-		"attach add set del flush detach " &&
+	check "the changes made" test "$rc" -eq 0 &&
+	check "six events in order" \
+		last_events_are "$log" "attach add set del flush detach " &&
 	check "add event carries mac and loss" \
 		test "$(jq -r 'select(.event == "add") | "\(.mac) \(.loss)"' "$log")" = \
 		"$(node_mac 2) 10"
+	rc=$?
 	rm -f "$log"
+	return $rc
+}
+
+# last_events_are LOG "E1 E2 ... ": the last events of LOG, in order
+last_events_are() {
+	local n
+	n=$(wc -w <<< "$2")
+	[[ "$(jq -r .event "$1" | tail -n "$n" | tr '\n' ' ')" == "$2" ]]
 }
 
 shared_setup setup
