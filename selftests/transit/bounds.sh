@@ -34,8 +34,10 @@ test_flood() {
 	check "new sources evicted old flows" test "$ev" -ge 10000 &&
 	check "slab memory flat (< 4 MB more)" \
 		test $((s1 - s0)) -lt $((4096 * ${AH_TIME_SCALE:-1}))
+	local rc=$?
 	tr_detach
 	tr_attach
+	return $rc
 }
 
 # fails CMD...: CMD fails with exit 1 and says "$MSG"

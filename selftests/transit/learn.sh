@@ -120,16 +120,18 @@ test_never_dropped() {
 		diag "$what: $(nft_count $what) of 40 reached R's kernel"
 	done
 	diag "false negatives +$((n1 - n0)) (read whole, dropped by netfilter)"
+	local rc=0
 	check "nothing for R was dropped early" test "$d1" -eq "$d0" &&
 	check "the 160 frames netfilter dropped: false negatives" \
-		test $((n1 - n0)) -eq 160 &&
+		test $((n1 - n0)) -eq 160 || rc=1
 	for what in local bcast lbcast mcast; do
 		check "every $what frame reached R's kernel" \
-			test "$(nft_count $what)" -eq 40 || return 1
+			test "$(nft_count $what)" -eq 40 || rc=1
 	done
 	nsexec $TR_R nft flush chain inet tr tpre
 	tr_detach
 	tr_attach
+	return $rc
 }
 
 # Datagrams of 3 fragments each, through drop, probe and forward again:
