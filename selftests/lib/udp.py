@@ -10,7 +10,7 @@
         count datagrams arriving on PORT for at most SECS seconds, or
         until none came for IDLE seconds after the first; prints
         "datagrams bytes".
-    udp.py flood DST PORT COUNT SEED
+    udp.py flood DST PORT COUNT SEED [PPS]
         COUNT 64-byte datagrams, each from another spoofed source in
         10.1.0.0/16 (raw socket, IP_HDRINCL), as fast as possible.
 """
@@ -87,22 +87,32 @@ def csum(b):
     return ~s & 0xffff
 
 
-def flood(dst, port, count, seed):
+def flood(dst, port, count, seed, pps=0):
     rnd = random.Random(seed)
     s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
     d = socket.inet_aton(dst)
     payload = b"f" * 64
+    t0 = time.monotonic()
     for i in range(count):
+        if pps and i % 50 == 0:
+            delay = t0 + i / pps - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
         src = bytes([10, 1, rnd.randrange(1, 255), rnd.randrange(1, 255)])
         udp = struct.pack("!HHHH", 1024 + i % 50000, port,
                           8 + len(payload), 0) + payload
         ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), i & 0xffff,
                          0, 64, 17, 0, src, d)
         ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
-        try:
-            s.sendto(ip + udp, (dst, 0))
-        except OSError:
-            time.sleep(0.001)
+        # every datagram is sent: a full queue (ENOBUFS) is waited out
+        while True:
+            try:
+                s.sendto(ip + udp, (dst, 0))
+                break
+            except OSError as e:
+                if e.errno != 105:
+                    raise
+                time.sleep(0.001)
 
 
 def main():
@@ -115,7 +125,8 @@ def main():
         recv(int(args[0]), float(args[1]),
              float(args[2]) if len(args) > 2 else 0)
     elif cmd == "flood":
-        flood(args[0], int(args[1]), int(args[2]), int(args[3]))
+        flood(args[0], int(args[1]), int(args[2]), int(args[3]),
+              float(args[4]) if len(args) > 4 else 0)
     else:
         sys.exit(__doc__)
 

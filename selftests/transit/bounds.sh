@@ -17,7 +17,7 @@ require_cmd jq ahctl setpriv
 slab_kb() { awk '/^Slab:/ {print $2}' /proc/meminfo; }
 
 test_flood() {
-	local s0 s1 flows ev
+	local s0 s1 flows ev seen p0 e0
 	shared || return 1
 	tr_detach
 	tr_attach table_size 64 || return 1
@@ -25,13 +25,23 @@ test_flood() {
 	nsexec $TR_S "$PYTHON" "$AH_ROOT/selftests/lib/udp.py" flood $TR_DST 9 2000 1
 	sleep 1
 	s0=$(slab_kb)
-	nsexec $TR_S "$PYTHON" "$AH_ROOT/selftests/lib/udp.py" flood $TR_DST 9 20000 2
+	p0=$(tr_dev_field passes) e0=$(tr_dev_field evictions)
+	# (the debug lane's kernel takes the flood paced: its simulated card
+	# drops what comes faster, before the table sees it)
+	nsexec $TR_S "$PYTHON" "$AH_ROOT/selftests/lib/udp.py" flood $TR_DST 9 20000 2 \
+		$((${AH_DEBUG_LANE:-0} == 1 ? 2000 : 0))
 	sleep 1
 	s1=$(slab_kb)
-	flows=$(tr_dev_field flows) ev=$(tr_dev_field evictions)
-	diag "flows $flows, evictions $ev, slab $s0 -> $s1 kB"
+	flows=$(tr_dev_field flows)
+	seen=$(($(tr_dev_field passes) - p0))
+	ev=$(($(tr_dev_field evictions) - e0))
+	diag "the table read $seen of 20000 datagrams; flows $flows, evictions $ev," \
+		"slab $s0 -> $s1 kB"
 	check "the table holds at most table_size flows" test "$flows" -le 64 &&
-	check "new sources evicted old flows" test "$ev" -ge 10000 &&
+	check "the flood reached the table" \
+		test "$seen" -ge $((10000 / ${AH_TIME_SCALE:-1})) &&
+	check "each new source past the table evicted a flow (1 % may repeat)" \
+		test "$ev" -ge $((seen - 64 - seen / 100)) &&
 	check "slab memory flat (< 4 MB more)" \
 		test $((s1 - s0)) -lt $((4096 * ${AH_TIME_SCALE:-1}))
 	local rc=$?
