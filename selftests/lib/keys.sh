@@ -42,22 +42,32 @@ hold_static_keys() {
 			chain ingress { type filter hook ingress device lo priority 0; }
 		}
 	NFT
-	[[ -d $tracefs/events ]] || mount -t tracefs nodev "$tracefs" 2>/dev/null
+	[ -d "$tracefs/events" ] || mount -t tracefs nodev "$tracefs" 2>/dev/null
+	# Every enabled trace event starts the recording of task names, which
+	# hooks sched_switch and sched_wakeup (a static call patched into
+	# __schedule()) on the first event and unhooks them after the last:
+	# an rmmod that removes a module's enabled events, or a test that
+	# traces for a while, patched __schedule() under the other vCPU (the
+	# 6.1 lockup: rmmod in text_poke_bp(), the other CPU spinning on its
+	# int3 in __schedule()).  One event of the kernel's own that fires
+	# only at module loads keeps the recording on for the whole run.
+	hold_tracepoints module/module_load
 }
 
-# hold_tracepoints MODULE: its trace events stay enabled in an instance of
-# their own whose buffer is off (load_module calls it after each load)
+# hold_tracepoints MODULE|SYSTEM/EVENT: those trace events stay enabled in
+# an instance of their own whose buffer is off (load_module calls it after
+# each load of one of ours)
 hold_tracepoints() {
 	local inst=/sys/kernel/tracing/instances/ah-keys
-	[[ -d /sys/kernel/tracing/events/$1 ]] || return 0
-	[[ -d $inst ]] || mkdir "$inst" 2>/dev/null || return 0
+	[ -d "/sys/kernel/tracing/events/$1" ] || return 0
+	[ -d "$inst" ] || mkdir "$inst" 2>/dev/null || return 0
 	echo 0 > "$inst/tracing_on"
 	echo 1 > "$inst/events/$1/enable" 2>/dev/null
 	return 0
 }
 
 release_static_keys() {
-	[[ -n $AH_KEYS_HOLDER ]] && kill "$AH_KEYS_HOLDER" 2>/dev/null
+	[ -n "$AH_KEYS_HOLDER" ] && kill "$AH_KEYS_HOLDER" 2>/dev/null
 	nft delete table inet ah_keys 2>/dev/null
 	nft delete table netdev ah_keys 2>/dev/null
 	tc qdisc del dev lo clsact 2>/dev/null
