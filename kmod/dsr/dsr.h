@@ -416,7 +416,6 @@ void dsr_maint_track(struct dsr_priv *priv, struct sk_buff *frame,
 		     __be32 nexthop, bool explicit, u16 ack_id, u8 segs);
 bool dsr_maint_want_ack(struct dsr_priv *priv, __be32 nexthop,
 			bool last_hop, bool *track);
-bool dsr_maint_room(struct dsr_priv *priv);
 bool dsr_maint_dup(struct dsr_priv *priv, const struct iphdr *iph);
 bool dsr_maint_ack(struct dsr_priv *priv, __be32 from, u16 id);
 void dsr_maint_passive(struct dsr_priv *priv, const struct iphdr *iph,

@@ -105,19 +105,6 @@ bool dsr_maint_dup(struct dsr_priv *priv, const struct iphdr *iph)
 	return false;
 }
 
-/*
- * Whether a packet that must be tracked has room in the Maintenance
- * Buffer; if not, it is not to be sent (section 4.5): counted here.
- */
-bool dsr_maint_room(struct dsr_priv *priv)
-{
-	if (priv->n_maint < DSR_P(priv, REXMT_BUFFER_SIZE))
-		return true;
-	dsr_stat(priv, DSR_S_MAINT_BUFFER_FULL);
-	dev_core_stats_tx_dropped_inc(priv->dev);
-	return false;
-}
-
 /* m's next hop acknowledged it: the link works both ways (section 4.6) */
 static void dsr_confirmed(struct dsr_priv *priv, const struct dsr_maint *m)
 {

@@ -5,8 +5,8 @@
 # the Blacklist of a unidirectional link (section 4.6), a Route Request
 # that carries a payload (8.2.2), an Acknowledgement Request that comes
 # with an Acknowledgement (8.3.3), the Route Error for a salvaged packet
-# (8.3.4), and a full Maintenance Buffer (4.5).  Node 1 crafts what our
-# own nodes never send (selftests/lib/dsrcraft.py).
+# (8.3.4).  Node 1 crafts what our own nodes never send
+# (selftests/lib/dsrcraft.py).
 #
 #          2
 #        /   \
@@ -36,10 +36,10 @@ fresh() {
 			mf "$a" add dev eth0 "$(node_mac "$b")" 2>/dev/null
 		done
 	done
-	# every last hop tracked (no maint_holdoff_ms), the buffer its default
+	# every last hop tracked (no maint_holdoff_ms)
 	for ((i = 1; i <= AH_NODES; i++)); do
 		dsr "$i" flush dsr0 all &&
-		dsr "$i" param set dsr0 maint_holdoff_ms 0 rexmt_buffer_size 256 ||
+		dsr "$i" param set dsr0 maint_holdoff_ms 0 ||
 			return 1
 	done
 }
@@ -189,29 +189,10 @@ test_rerr_salvaged() {
 	check "1 received it" dsr_stat_ge 1 rerr_received $((rerr + 1))
 }
 
-# 2's Maintenance Buffer holds one packet: while 4 does not acknowledge,
-# a second packet for 4 is discarded and counted, not sent untracked.
-test_maint_full() {
-	local full tx
-	fresh || return 1
-	dsr_ping_ok 2 4 1 || dsr_ping_ok 2 4 1 || return 1
-	dsr 2 param set dsr0 rexmt_buffer_size 1 || return 1
-	mf 4 del dev eth0 "$(node_mac 2)" || return 1
-	full=$(dsr_stat 2 maint_buffer_full)
-	tx=$(nsexec 2 cat /sys/class/net/dsr0/statistics/tx_dropped)
-	nsexec 2 "$PYTHON" "$AH_ROOT/selftests/lib/udp.py" send \
-		"$(node_ip 4)" 9 100 5 0 >/dev/null
-	check "the packets after the first counted as discarded" \
-		busywait 3000 dsr_stat_ge 2 maint_buffer_full $((full + 4)) &&
-	check "and as dropped by dsr0" \
-		test "$(nsexec 2 cat /sys/class/net/dsr0/statistics/tx_dropped)" -ge $((tx + 4))
-}
-
 shared_setup diamond
-ktap_begin 5
+ktap_begin 4
 run_case "a unidirectional link: blacklisted, probed, cleared" test_blacklist
 run_case "a route request's payload reaches its target once" test_rreq_payload
 run_case "an ack request that comes with an ack is answered" test_ack_with_request
 run_case "the route error of a salvaged packet goes to its salvager" test_rerr_salvaged
-run_case "a full maintenance buffer discards, and counts" test_maint_full
 ktap_end
