@@ -124,7 +124,9 @@ shared_setup setup
 ktap_begin 5
 run_case "traceroute through dsr0" test_traceroute
 run_case "Time Exceeded from a relay" test_ttl
-run_case "path-MTU discovery through dsr0" test_pmtu
+# (before path-MTU discovery, whose Fragmentation Needed messages spend
+# the per-destination ICMP budget that this one error needs)
 run_case "Parameter Problem for Segments Left past the addresses" test_param_problem
+run_case "path-MTU discovery through dsr0" test_pmtu
 run_case "ICMP errors rate-limited per destination" test_ratelimit
 ktap_end
