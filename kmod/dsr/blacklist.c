@@ -9,6 +9,8 @@ static struct dsr_bl_entry *dsr_bl_find(struct dsr_blacklist *bl,
 {
 	unsigned int i;
 
+	if (!bl->n)
+		return NULL;
 	for (i = 0; i < DSR_BL_ENTRIES; i++) {
 		struct dsr_bl_entry *e = &bl->e[i];
 
@@ -16,6 +18,7 @@ static struct dsr_bl_entry *dsr_bl_find(struct dsr_blacklist *bl,
 			continue;
 		if (e->expires <= now) {
 			e->addr = 0;
+			bl->n--;
 			continue;
 		}
 		if (e->addr == addr)
@@ -41,6 +44,8 @@ void dsr_bl_add(struct dsr_blacklist *bl, __be32 addr, u64 now,
 				first = &bl->e[i];
 		}
 		e = first;
+		if (!e->addr)
+			bl->n++;
 		e->addr = addr;
 		e->probed = 0;
 	}
@@ -64,11 +69,13 @@ bool dsr_bl_del(struct dsr_blacklist *bl, __be32 addr)
 {
 	unsigned int i;
 
-	if (!addr)
+	/* (every acknowledgment asks: nothing listed, nothing to scan) */
+	if (!addr || !bl->n)
 		return false;
 	for (i = 0; i < DSR_BL_ENTRIES; i++)
 		if (bl->e[i].addr == addr) {
 			bl->e[i].addr = 0;
+			bl->n--;
 			return true;
 		}
 	return false;
@@ -91,4 +98,5 @@ void dsr_bl_flush(struct dsr_blacklist *bl)
 
 	for (i = 0; i < DSR_BL_ENTRIES; i++)
 		bl->e[i].addr = 0;
+	bl->n = 0;
 }

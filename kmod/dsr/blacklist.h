@@ -30,6 +30,7 @@ struct dsr_bl_entry {
 
 struct dsr_blacklist {
 	struct dsr_bl_entry e[DSR_BL_ENTRIES];
+	unsigned int n;			/* entries in use: 0, nothing to scan */
 };
 
 /* The unreachability of addr was seen at now: probable for probable_ms. */

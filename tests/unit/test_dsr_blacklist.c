@@ -25,6 +25,7 @@ static bool t_states(void)
 	CHECK_EQ(dsr_bl_state(&bl, node(3), 1500), DSR_BL_NONE);
 	CHECK_EQ(dsr_bl_state(&bl, node(2), 5999), DSR_BL_QUESTIONABLE);
 	CHECK_EQ(dsr_bl_state(&bl, node(2), 6000), DSR_BL_NONE);
+	CHECK_EQ(bl.n, 0u);
 	/* expired: nothing to delete */
 	CHECK(!dsr_bl_del(&bl, node(2)));
 	return true;
@@ -70,6 +71,7 @@ static bool t_bounded(void)
 	for (i = 1; i < DSR_BL_ENTRIES; i++)
 		listed += dsr_bl_state(&bl, node(i + 1), 500) != DSR_BL_NONE;
 	CHECK_EQ(listed, DSR_BL_ENTRIES - 1);
+	CHECK_EQ(bl.n, (unsigned int)DSR_BL_ENTRIES);
 	dsr_bl_flush(&bl);
 	CHECK_EQ(dsr_bl_state(&bl, node(200), 500), DSR_BL_NONE);
 	return true;
