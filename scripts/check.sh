@@ -62,21 +62,29 @@ rm -rf "$RES"
 mkdir -p "$RES"
 
 # The guest's output as it comes, less the kernel's own lines and the
-# heartbeats; after each test script, the results so far and the time the
-# run has taken (also into a file or a pipe: a line at a time).
+# heartbeats; after each test script, the results so far (of every guest
+# running) and the time the run has taken (also into a file or a pipe: a
+# line at a time).  progress TAG: with guests side by side, each line of
+# a guest starts with its TAG.
 progress() {
-	local line ok=0 bad=0 t
+	local tag=$1 line ok=0 bad=0 t f o b all_ok all_bad
 	while IFS= read -r line; do
 		[[ $line =~ ^\[\ *[0-9.]*\]\  || $line == '# ah: heartbeat' ]] &&
 			continue
-		printf '%s\n' "$line"
+		printf '%s%s\n' "$tag" "$line"
 		case $line in
 		'ok '*) ok=$((ok + 1)) ;;
 		'not ok '*) bad=$((bad + 1)) ;;
 		'# test '*' took '*)
+			echo "$ok $bad" > "$RES/.count-${tag//[^0-9a-z.]/}"
+			all_ok=0 all_bad=0
+			for f in "$RES"/.count-*; do
+				read -r o b < "$f" || continue
+				all_ok=$((all_ok + o)) all_bad=$((all_bad + b))
+			done
 			t=$(($(date +%s) - start))
-			printf '# so far: %d ok, %d not ok; %d:%02d elapsed\n' \
-				"$ok" "$bad" $((t / 60)) $((t % 60)) ;;
+			printf '%s# so far: %d ok, %d not ok; %d:%02d elapsed\n' \
+				"$tag" "$all_ok" "$all_bad" $((t / 60)) $((t % 60)) ;;
 		esac
 	done
 }
@@ -117,50 +125,80 @@ if [[ $DEBUG == 0 && $SOAK == 0 && ( -z $T || $T == unit ) ]]; then
 	bash "$ROOT/tests/cross_arm64.sh" 2>&1 | tee "$RES/cross-arm64.ktap"
 fi
 
+# run_kernel K [TAG]: the suites in one guest of kernel K (an installed
+# version or a kernel build directory)
+run_kernel() {
+	local k=$1 tag=${2:-} t0 rel vm_timeout genv left done_file
+	t0=$(date +%s)
+	rel=$k
+	[[ -d $k ]] && rel=$(cat "$k/include/config/kernel.release")
+	echo "$tag# kernel $rel"
+	vm_timeout=${VM_TIMEOUT:-2700}
+	genv=$GUEST_ENV
+	if [[ -n ${AH_CI_DEADLINE:-} ]] && ((SOAK)) &&
+	   ((AH_CI_DEADLINE - $(date +%s) < 600)); then
+		# not even one round fits: skipped, and the count says so
+		mkdir -p "$RES/$rel/soak"
+		echo "ok 1 soak on $rel # SKIP out of CI time" > "$RES/$rel/soak/soak.ktap"
+		return
+	fi
+	if [[ -n ${AH_CI_DEADLINE:-} ]]; then
+		left=$((AH_CI_DEADLINE - $(date +%s)))
+		((left < vm_timeout)) && vm_timeout=$((left > 60 ? left : 60))
+		# the guest's own budget leaves time to boot (~2 min for the debug
+		# kernel), for the end-of-run checks and to power off
+		genv="$genv AH_BUDGET=$((vm_timeout - 300))"
+	fi
+	timeout -k 30 "$vm_timeout" \
+		"$ROOT/scripts/vm.sh" "$k" "$genv $RUNNER $T" \
+		2>&1 | tee "$RES/console-$rel.log" | progress "$tag"
+	done_file=$RES/$rel/done
+	((SOAK)) && done_file=$RES/$rel/soak/done
+	if [[ ! -f $done_file ]]; then
+		mkdir -p "$RES/$rel"
+		echo "not ok 1 $rel: guest did not finish (see ${RES#"$ROOT"/}/console-$rel.log)" \
+			> "$RES/$rel/vm.ktap"
+		# the kernel's last words (a panic, the OOM killer, the
+		# backtraces of a lockup) are filtered from the output
+		# above: show them here, from a stall's dump on if any
+		echo "$tag# last lines of the guest console:"
+		if grep -q '^# vm: stall' "$RES/console-$rel.log"; then
+			sed -n '/^# vm: stall/,$p' "$RES/console-$rel.log" | tail -n 400
+		else
+			tail -n 150 "$RES/console-$rel.log"
+		fi | sed "s/^/$tag# console: /"
+	fi
+	echo "$tag# kernel $rel took $(( $(date +%s) - t0 )) s"
+}
+
+# The kernels' guests run side by side (CHECK_SERIAL=1: one after the
+# other), one vCPU each unless VM_CPUS says otherwise: a guest of two
+# vCPUs keeps only about one of the two cores busy (its tests wait on
+# timers and on the networks they built), and one vCPU runs the suites
+# 5 % slower; but two guests of two vCPUs each on two cores took three
+# to four times as long (a vCPU that holds a lock in the guest is
+# descheduled while the other spins on it).  The debug lane and the soak
+# keep one guest at a time, with two vCPUs: they are where races between
+# CPUs are hunted.
 if [[ $T != unit ]]; then
-	for k in "${KERNELS[@]}"; do
-		t0=$(date +%s)
-		# a kernel build directory (debug lane) or an installed version
-		rel=$k
-		[[ -d $k ]] && rel=$(cat "$k/include/config/kernel.release")
-		echo "# kernel $rel"
-		vm_timeout=${VM_TIMEOUT:-2700}
-		genv=$GUEST_ENV
-		if [[ -n ${AH_CI_DEADLINE:-} ]] && ((SOAK)) &&
-		   ((AH_CI_DEADLINE - $(date +%s) < 600)); then
-			# not even one round fits: skipped, and the count says so
-			mkdir -p "$RES/$rel/soak"
-			echo "ok 1 soak on $rel # SKIP out of CI time" > "$RES/$rel/soak/soak.ktap"
-			continue
-		fi
-		if [[ -n ${AH_CI_DEADLINE:-} ]]; then
-			left=$((AH_CI_DEADLINE - $(date +%s)))
-			((left < vm_timeout)) && vm_timeout=$((left > 60 ? left : 60))
-			# the guest's own budget leaves time to boot (~2 min for the debug
-			# kernel), for the end-of-run checks and to power off
-			genv="$genv AH_BUDGET=$((vm_timeout - 300))"
-		fi
-		timeout -k 30 "$vm_timeout" \
-			"$ROOT/scripts/vm.sh" "$k" "$genv $RUNNER $T" \
-			2>&1 | tee "$RES/console-$rel.log" | progress
-		done_file=$RES/$rel/done
-		((SOAK)) && done_file=$RES/$rel/soak/done
-		if [[ ! -f $done_file ]]; then
-			mkdir -p "$RES/$rel"
-			echo "not ok 1 $rel: guest did not finish (see ${RES#"$ROOT"/}/console-$rel.log)" \
-				> "$RES/$rel/vm.ktap"
-			# the kernel's last words (a panic, the OOM killer, the
-			# backtraces of a lockup) are filtered from the output
-			# above: show them here, from a stall's dump on if any
-			echo "# last lines of the guest console:"
-			if grep -q '^# vm: stall' "$RES/console-$rel.log"; then
-				sed -n '/^# vm: stall/,$p' "$RES/console-$rel.log" | tail -n 400
-			else
-				tail -n 150 "$RES/console-$rel.log"
-			fi | sed 's/^/# console: /'
-		fi
-		echo "# kernel $rel took $(( $(date +%s) - t0 )) s"
-	done
+	if ((DEBUG || SOAK)) || [[ ${CHECK_SERIAL:-0} == 1 ]] ||
+	   ((${#KERNELS[@]} < 2)); then
+		for k in "${KERNELS[@]}"; do
+			run_kernel "$k"
+		done
+	else
+		# the accelerator is probed once, not by both guests at a time
+		ACCEL=$("$ROOT/scripts/vm.sh" --accel) && export ACCEL
+		export VM_CPUS=${VM_CPUS:-1}
+		pids=()
+		for k in "${KERNELS[@]}"; do
+			tag=$k
+			[[ -d $k ]] || tag=${k%%[-+]*}
+			run_kernel "$k" "[$tag] " &
+			pids+=($!)
+		done
+		wait "${pids[@]}"
+	fi
 fi
 
 # where the time went: build/results/times.md; a full run of the

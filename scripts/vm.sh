@@ -5,6 +5,7 @@
 # build/ writable) and run one command in it as root.
 #
 #   scripts/vm.sh KVER COMMAND...
+#   scripts/vm.sh --accel   prints the accelerator guests use (kvm or tcg)
 #
 # KVM is used when it really boots a guest; nested KVM on these machines
 # exposes /dev/kvm but a guest kernel never gets going, so a short real boot
@@ -86,6 +87,7 @@ detect_accel() {
 }
 
 ACCEL=${ACCEL:-$(detect_accel)}
+[[ $KVER == --accel ]] && { echo "$ACCEL"; exit 0; }
 echo "# vm: kernel $KVER, accel $ACCEL" >&2
 # every guest command runs with the static keys held (selftests/lib/keys.sh)
 vng_cmd "$ACCEL" ". selftests/lib/keys.sh && hold_static_keys &&" \
