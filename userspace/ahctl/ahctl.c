@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ahctl.h"
+#include "parse.h"
 
 struct ahctl_opts opts;
 
@@ -117,12 +118,7 @@ static int parse_options(int argc, char **argv)
 			usage(stdout);
 			return EXIT_OK;
 		default:
-			if (optopt && strchr("n", optopt))
-				fprintf(stderr, PROG_NAME ": option -%c needs a value\n",
-					optopt);
-			else
-				fprintf(stderr, PROG_NAME ": unknown option '%s'\n",
-					argv[optind - 1]);
+			getopt_complain(PROG_NAME, argv, "n");
 			usage(stderr);
 			return EXIT_USAGE;
 		}
@@ -137,6 +133,22 @@ static int finish(int ret)
 		return EXIT_ERR;
 	}
 	return ret;
+}
+
+void object_cmd_usage(FILE *f, const char *object, const char *cmd,
+		      const char *args)
+{
+	fprintf(f, "Usage: " PROG_NAME " [-j [-p]] [-n NETNS] %s %s%s%s\n",
+		object, cmd, *args ? " " : "", args);
+}
+
+void object_cmd_verr(const char *object, const char *cmd, const char *args,
+		     const char *fmt, va_list ap)
+{
+	fprintf(stderr, PROG_NAME ": %s %s: ", object, cmd);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	object_cmd_usage(stderr, object, cmd, args);
 }
 
 int monitor_flush(void)

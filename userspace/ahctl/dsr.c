@@ -202,25 +202,7 @@ static const struct ds_cmd dsr_cmds[] = {
 	  .args = "" },
 };
 
-static void cmd_usage(FILE *f, const struct ds_cmd *c)
-{
-	fprintf(f, "Usage: " PROG_NAME " [-j [-p]] [-n NETNS] dsr %s%s%s\n",
-		c->name, c->args[0] ? " " : "", c->args);
-}
-
-static int __attribute__((format(printf, 2, 3)))
-usage_err(const struct ds_cmd *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, PROG_NAME ": dsr %s: ", c->name);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	cmd_usage(stderr, c);
-	return -1;
-}
+AHCTL_CMD_USAGE(struct ds_cmd, "dsr")
 
 /* The parameter names, comma-separated, wrapped after @indent. */
 static void param_names(FILE *f, const char *indent)

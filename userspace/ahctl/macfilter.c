@@ -99,25 +99,7 @@ static const char *event_name(uint8_t cmd)
 	return NAME_OF(mf_cmd_names, cmd);
 }
 
-static void cmd_usage(FILE *f, const struct mf_cmd *c)
-{
-	fprintf(f, "Usage: " PROG_NAME " [-j [-p]] [-n NETNS] macfilter %s%s%s\n",
-		c->name, c->args[0] ? " " : "", c->args);
-}
-
-static int __attribute__((format(printf, 2, 3)))
-usage_err(const struct mf_cmd *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, PROG_NAME ": macfilter %s: ", c->name);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	cmd_usage(stderr, c);
-	return -1;
-}
+AHCTL_CMD_USAGE(struct mf_cmd, "macfilter")
 
 void macfilter_help(FILE *f)
 {

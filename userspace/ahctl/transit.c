@@ -210,11 +210,7 @@ static const struct tr_cmd tr_cmds[] = {
 	{ "monitor", do_monitor, 0, 0, "" },
 };
 
-static void cmd_usage(FILE *f, const struct tr_cmd *c)
-{
-	fprintf(f, "Usage: " PROG_NAME " [-j [-p]] [-n NETNS] transit %s%s%s\n",
-		c->name, *c->args ? " " : "", c->args);
-}
+AHCTL_CMD_USAGE(struct tr_cmd, "transit")
 
 /* The parameters with their defaults and ranges, one per line. */
 static void param_table(FILE *f)
@@ -244,21 +240,6 @@ void transit_help(FILE *f)
 	param_table(f);
 	fprintf(f, "enable   1: drop the flows learned early; 0: read every frame whole\n"
 		"flush    what to forget: flows (the default), counters or all\n");
-}
-
-/* "ahctl: transit CMD: message" and the command's usage; -1 */
-static int __attribute__((format(printf, 2, 3)))
-usage_err(const struct tr_cmd *c, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, PROG_NAME ": transit %s: %s\n", c->name, msg);
-	cmd_usage(stderr, c);
-	return -1;
 }
 
 /* The attribute keyword @s sets: dev, enable or a parameter; -1 if none. */

@@ -76,7 +76,7 @@ static const struct attr_desc dsr_params[DSR_A_P_MAX + 1] = {
 	PARAM(REQUEST_PERIOD_MS, "request_period_ms", "ms", 500, 10, 600000),
 	PARAM(NONPROP_REQUEST_TIMEOUT_MS, "nonprop_request_timeout_ms", "ms",
 	      30, 0, 10000),
-	PARAM(REXMT_BUFFER_SIZE, "rexmt_buffer_size", NULL, 50, 1, 4096),
+	PARAM(REXMT_BUFFER_SIZE, "rexmt_buffer_size", NULL, 256, 1, 4096),
 	PARAM(MAINT_HOLDOFF_MS, "maint_holdoff_ms", "ms", 250, 0, 10000),
 	PARAM(MAX_MAINT_REXMT, "max_maint_rexmt", NULL, 2, 0, 16),
 	PARAM(TRY_PASSIVE_ACKS, "try_passive_acks", NULL, 1, 0, 16),
@@ -104,6 +104,7 @@ static const struct attr_desc dsr_params[DSR_A_P_MAX + 1] = {
 	PARAM(SLAVE_QDISC, "slave_qdisc", NULL, 1, 0, 1),
 	PARAM(HOLD_QUEUED, "hold_queued", NULL, 1, 0, 1),
 	PARAM(CONGESTION_DROP, "congestion_drop", NULL, 1, 0, 1),
+	PARAM(ACK_ALL, "ack_all", NULL, 0, 0, 1),
 };
 
 static const char *const dsr_groups[] = {

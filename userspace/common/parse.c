@@ -2,6 +2,8 @@
 /* Small parsers of command-line and configuration values (see parse.h). */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,4 +42,13 @@ int parse_cidr(const char *s, bool need_len, uint32_t *addr,
 	*addr = in.s_addr;
 	*plen = v;
 	return 0;
+}
+
+void getopt_complain(const char *prog, char **argv, const char *with_value)
+{
+	if (optopt && strchr(with_value, optopt))
+		fprintf(stderr, "%s: option -%c needs a value\n", prog, optopt);
+	else
+		fprintf(stderr, "%s: unknown option '%s'\n", prog,
+			argv[optind - 1]);
 }

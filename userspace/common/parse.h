@@ -16,4 +16,10 @@ int parse_u32(const char *s, uint32_t *v);
 int parse_cidr(const char *s, bool need_len, uint32_t *addr,
 	       unsigned int *plen);
 
+/*
+ * getopt_long() returned '?': say why on stderr ("PROG: option -c needs
+ * a value" for an option of @with_value, else "unknown option").
+ */
+void getopt_complain(const char *prog, char **argv, const char *with_value);
+
 #endif /* AH_PARSE_H */

@@ -31,6 +31,7 @@
 #include "dsrd.h"
 #include "genl.h"
 #include "log.h"
+#include "parse.h"
 
 #define DEFAULT_CONF	"/etc/dsrd/dsrd.conf"
 #define ERR_MAX		1024
@@ -94,12 +95,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			usage(stdout);
 			return DSRD_EXIT_OK;
 		default:
-			if (optopt && strchr("cN", optopt))
-				fprintf(stderr, DSRD_NAME ": option -%c needs a value\n",
-					optopt);
-			else
-				fprintf(stderr, DSRD_NAME ": unknown option '%s'\n",
-					argv[optind - 1]);
+			getopt_complain(DSRD_NAME, argv, "cN");
 			usage(stderr);
 			return DSRD_EXIT_CONF;
 		}
