@@ -42,6 +42,14 @@
 #define DSR_MAX_FWDQ		64
 /* a queued transmission is waited for at most this many rto_max_ms */
 #define DSR_HOLD_MAX_RTOS	8
+/*
+ * Section 4.5: the Maintenance Buffer proper (rexmt_buffer_size) holds
+ * what has left this host unacknowledged; entries whose frame still waits
+ * in a slave's queue belong to the Network Interface Queue, and all
+ * entries together stay under this many times rexmt_buffer_size.  A
+ * Route Reply or Error may use a quarter more than data.
+ */
+#define DSR_MAINT_CAP_MULT	4
 #define DSR_EXTRA_MAX		(DSR_RREP_SIZE(DSR_MAX_PATH) + 4)
 /* the timer looks at the send buffer at least this often (ms) */
 #define DSR_DRAIN_MS		100
@@ -131,6 +139,7 @@ enum dsr_stat {
 	DSR_S_REXMT_HELD,
 	DSR_S_BREAK_HELD,
 	DSR_S_CONGESTION_DROPS,
+	DSR_S_ACK_CLEARED_EARLIER,
 	DSR_S_FRAG_ENCAP,
 	DSR_S_FRAG_DECAP,
 	DSR_S_TIMER_RUNS,
@@ -376,6 +385,7 @@ int dsr_strip_hdr(struct sk_buff *skb, const struct dsr_parsed *p);
 /* dsr_send_routed() flags */
 #define DSR_SEND_SELF_FIRST	BIT(0)	/* source route starts with us */
 #define DSR_SEND_LAST_EXT	BIT(1)	/* last hop leaves the DSR network */
+#define DSR_SEND_CTRL		BIT(2)	/* a Route Reply or Error */
 int dsr_send_routed(struct dsr_priv *priv, struct sk_buff *skb,
 		    const __be32 *hops, unsigned int n, unsigned int flags,
 		    u8 salvage, const u8 *extra, size_t extra_len,
@@ -416,6 +426,8 @@ void dsr_maint_track(struct dsr_priv *priv, struct sk_buff *frame,
 		     __be32 nexthop, bool explicit, u16 ack_id, u8 segs);
 bool dsr_maint_want_ack(struct dsr_priv *priv, __be32 nexthop,
 			bool last_hop, bool *track);
+bool dsr_maint_room(struct dsr_priv *priv, bool ctrl);
+bool dsr_maint_queued(const struct dsr_maint *m);
 bool dsr_maint_dup(struct dsr_priv *priv, const struct iphdr *iph);
 bool dsr_maint_ack(struct dsr_priv *priv, __be32 from, u16 id);
 void dsr_maint_passive(struct dsr_priv *priv, const struct iphdr *iph,

@@ -62,18 +62,6 @@ static void dsr_retransmit(struct dsr_priv *priv, struct dsr_maint *m,
 }
 
 /*
- * Whether the last transmission of m is still in this host: in the
- * slave's qdisc or its driver, not yet on the medium.  The clone we keep
- * shares its data with the frame handed to the device until the device
- * (or, on a veth, the receiver) lets go of that frame.  Without a clone of
- * a retransmission (no memory), the first transmission tells.
- */
-static bool dsr_maint_queued(const struct dsr_maint *m)
-{
-	return skb_cloned(m->rtx ?: m->skb);
-}
-
-/*
  * The timer of m expired.  If its last transmission is still in our own
  * interface queue (a driver that does not service it, a congested
  * medium), nothing has reached the next hop: the link is not at fault, so

@@ -47,7 +47,8 @@ bool dsr_maint_want_ack(struct dsr_priv *priv, __be32 nexthop,
 }
 
 /*
- * Keep a clone of frame (just queued for sending) until it is acked.  segs:
+ * Keep a clone of frame (just queued for sending) until it is acked; the
+ * caller asked dsr_maint_room() first.  segs:
  * the Segments Left it carries, DSR_NO_SRT without a source route.
  */
 void dsr_maint_track(struct dsr_priv *priv, struct sk_buff *frame,
@@ -57,10 +58,6 @@ void dsr_maint_track(struct dsr_priv *priv, struct sk_buff *frame,
 	struct dsr_neigh *n = dsr_neigh_find(priv, nexthop);
 	struct dsr_maint *m;
 
-	if (priv->n_maint >= DSR_P(priv, REXMT_BUFFER_SIZE)) {
-		dsr_stat(priv, DSR_S_MAINT_BUFFER_FULL);
-		return;
-	}
 	m = kzalloc(sizeof(*m), GFP_ATOMIC);
 	if (!m)
 		goto nomem;
@@ -93,6 +90,46 @@ nomem:
 	dsr_stat(priv, DSR_S_NOMEM);
 }
 
+/*
+ * Whether the last transmission of m is still in this host: in the
+ * slave's qdisc or its driver, not yet on the medium.  The clone we keep
+ * shares its data with the frame handed to the device until the device
+ * (or, on a veth, the receiver) lets go of that frame.  Without a clone of
+ * a retransmission (no memory), the first transmission tells.
+ */
+bool dsr_maint_queued(const struct dsr_maint *m)
+{
+	return skb_cloned(m->rtx ?: m->skb);
+}
+
+/*
+ * Whether a packet that must be tracked has room (section 4.5); if not,
+ * it is not sent: counted here.  Only when rexmt_buffer_size entries are
+ * held are those that already left this host counted (the walk costs
+ * nothing below that); ctrl: a Route Reply or Error, which may use a
+ * quarter more.
+ */
+bool dsr_maint_room(struct dsr_priv *priv, bool ctrl)
+{
+	unsigned int size = DSR_P(priv, REXMT_BUFFER_SIZE), sent = 0;
+	const struct dsr_maint *m;
+
+	if (ctrl)
+		size += size / 4 + 1;
+	if (priv->n_maint < size)
+		return true;
+	if (priv->n_maint < DSR_MAINT_CAP_MULT * size) {
+		list_for_each_entry(m, &priv->maint, list)
+			if (!dsr_maint_queued(m) && ++sent >= size)
+				break;
+		if (sent < size)
+			return true;
+	}
+	dsr_stat(priv, DSR_S_MAINT_BUFFER_FULL);
+	dev_core_stats_tx_dropped_inc(priv->dev);
+	return false;
+}
+
 /* CMU: a packet identical to one we still hold is a duplicate. */
 bool dsr_maint_dup(struct dsr_priv *priv, const struct iphdr *iph)
 {
@@ -119,6 +156,28 @@ static void dsr_confirmed(struct dsr_priv *priv, const struct dsr_maint *m)
 	}
 }
 
+/*
+ * With ack_all (RFC 4728 sections 8.3.1-8.3.2), the acknowledgment of m
+ * also confirms every packet sent to its next hop before it: they leave
+ * the Maintenance Buffer too.  The list is in order of first sending.
+ */
+static void dsr_maint_ack_earlier(struct dsr_priv *priv,
+				  const struct dsr_maint *m)
+{
+	struct dsr_maint *e, *tmp;
+
+	if (!DSR_P(priv, ACK_ALL))
+		return;
+	list_for_each_entry_safe(e, tmp, &priv->maint, list) {
+		if (e == m)
+			break;
+		if (e->nexthop != m->nexthop)
+			continue;
+		dsr_maint_free(priv, e);
+		dsr_stat(priv, DSR_S_ACK_CLEARED_EARLIER);
+	}
+}
+
 /* True if the acknowledgment matched a packet we sent. */
 bool dsr_maint_ack(struct dsr_priv *priv, __be32 from, u16 id)
 {
@@ -132,6 +191,7 @@ bool dsr_maint_ack(struct dsr_priv *priv, __be32 from, u16 id)
 				      m->ip_id);
 			dsr_neigh_rtt_sample(priv, m);
 			dsr_confirmed(priv, m);
+			dsr_maint_ack_earlier(priv, m);
 			dsr_maint_free(priv, m);
 			dsr_stat(priv, DSR_S_ACK_RECEIVED);
 			return true;
@@ -157,6 +217,7 @@ void dsr_maint_passive(struct dsr_priv *priv, const struct iphdr *iph,
 			      dsr_now() - m->first, m->saddr, m->daddr,
 			      m->ip_id);
 		dsr_neigh_rtt_sample(priv, m);
+		dsr_maint_ack_earlier(priv, m);
 		dsr_maint_free(priv, m);
 		dsr_stat(priv, DSR_S_PASSIVE_ACKS);
 		return;

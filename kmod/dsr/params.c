@@ -30,7 +30,7 @@ static const struct dsr_param_def dsr_param_defs[DSR_NPARAMS] = {
 	DEF(MAX_REQUEST_PERIOD_MS, 10000, 10, 600000),
 	DEF(REQUEST_PERIOD_MS, 500, 10, 600000),
 	DEF(NONPROP_REQUEST_TIMEOUT_MS, 30, 0, 10000),
-	DEF(REXMT_BUFFER_SIZE, 50, 1, 4096),
+	DEF(REXMT_BUFFER_SIZE, 256, 1, 4096),
 	DEF(MAINT_HOLDOFF_MS, 250, 0, 10000),
 	DEF(MAX_MAINT_REXMT, 2, 0, 16),
 	DEF(TRY_PASSIVE_ACKS, 1, 0, 16),
@@ -53,6 +53,7 @@ static const struct dsr_param_def dsr_param_defs[DSR_NPARAMS] = {
 	DEF(SLAVE_QDISC, 1, 0, 1),
 	DEF(HOLD_QUEUED, 1, 0, 1),
 	DEF(CONGESTION_DROP, 1, 0, 1),
+	DEF(ACK_ALL, 0, 0, 1),
 };
 
 void dsr_params_default(u32 *param)
@@ -130,6 +131,7 @@ const char *const dsr_stat_names[DSR_S_MAX] = {
 	[DSR_S_REXMT_HELD] = "rexmt_held_queued",
 	[DSR_S_BREAK_HELD] = "link_break_held_queued",
 	[DSR_S_CONGESTION_DROPS] = "congestion_drops",
+	[DSR_S_ACK_CLEARED_EARLIER] = "ack_cleared_earlier",
 	[DSR_S_FRAG_ENCAP] = "frag_encapsulated",
 	[DSR_S_FRAG_DECAP] = "frag_decapsulated",
 	[DSR_S_TIMER_RUNS] = "timer_runs",

@@ -512,6 +512,9 @@ static enum dsr_rx dsr_forward(struct dsr_rx_ctx *c)
 	segs = c->segs - 1;
 	next = dsr_node(c, c->n - segs + 1);
 	explicit = dsr_maint_want_ack(priv, next, segs == 0, &track);
+	/* (before the duplicate cache: a retransmission may find room) */
+	if (track && !dsr_maint_room(priv, c->p->n_rrep || c->p->n_rerr))
+		return DSR_RX_DROP;
 	if (dsr_rx_dup(c, DSR_DUP_FORWARD)) {
 		dsr_stat(priv, DSR_S_FWD_DUPLICATE);
 		return DSR_RX_DROP;

@@ -79,6 +79,10 @@ int dsr_send_routed(struct dsr_priv *priv, struct sk_buff *skb,
 	/* the hop to a gateway is the last one on which we could overhear */
 	explicit = dsr_maint_want_ack(priv, hops[0],
 				      n == 1 || (last_ext && n == 2), &track);
+	if (track && !dsr_maint_room(priv, flags & DSR_SEND_CTRL)) {
+		kfree_skb(skb);
+		return -ENOBUFS;
+	}
 	if (explicit) {
 		id = ++priv->ack_id;
 		len += dsr_put_areq(dh + len, id);
@@ -129,5 +133,6 @@ int dsr_send_ctrl_routed(struct dsr_priv *priv, __be32 dst,
 	if (!skb)
 		return -ENOMEM;
 	ip_hdr(skb)->protocol = DSR_NO_NEXT_HEADER;
-	return dsr_send_routed(priv, skb, hops, n, 0, 0, opts, optlen, out);
+	return dsr_send_routed(priv, skb, hops, n, DSR_SEND_CTRL, 0, opts,
+			       optlen, out);
 }

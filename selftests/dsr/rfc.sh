@@ -5,8 +5,11 @@
 # the Blacklist of a unidirectional link (section 4.6), a Route Request
 # that carries a payload (8.2.2), an Acknowledgement Request that comes
 # with an Acknowledgement (8.3.3), the Route Error for a salvaged packet
-# (8.3.4).  Node 1 crafts what our own nodes never send
-# (selftests/lib/dsrcraft.py).
+# (8.3.4), a full Maintenance Buffer (4.5), which holds what left the
+# node unacknowledged, not what waits in its interface queue, and an
+# acknowledgment that confirms every packet sent before it (8.3.1-8.3.2,
+# with ack_all).  Node 1
+# crafts what our own nodes never send (selftests/lib/dsrcraft.py).
 #
 #          2
 #        /   \
@@ -189,10 +192,90 @@ test_rerr_salvaged() {
 	check "1 received it" dsr_stat_ge 1 rerr_received $((rerr + 1))
 }
 
+udp_to_4() {	# COUNT: datagrams from 2 to 4
+	nsexec 2 "$PYTHON" "$AH_ROOT/selftests/lib/udp.py" send \
+		"$(node_ip 4)" 9 100 "$1" 0 >/dev/null
+}
+
+# 2's Maintenance Buffer holds one packet: while 4 does not acknowledge,
+# the next packets for 4 are discarded and counted, not sent untracked.
+test_maint_full() {
+	local full tx
+	fresh || return 1
+	dsr_ping_ok 2 4 1 || dsr_ping_ok 2 4 1 || return 1
+	dsr 2 param set dsr0 rexmt_buffer_size 1 || return 1
+	mf 4 del dev eth0 "$(node_mac 2)" || return 1
+	full=$(dsr_stat 2 maint_buffer_full)
+	tx=$(nsexec 2 cat /sys/class/net/dsr0/statistics/tx_dropped)
+	udp_to_4 5
+	check "the packets after the first counted as discarded" \
+		busywait 3000 dsr_stat_ge 2 maint_buffer_full $((full + 4)) &&
+	check "and as dropped by dsr0" \
+		test "$(nsexec 2 cat /sys/class/net/dsr0/statistics/tx_dropped)" -ge $((tx + 4))
+	dsr 2 param set dsr0 rexmt_buffer_size 256
+}
+
+# Packets that wait in 2's interface queue (a plugged qdisc) are not yet
+# in its Maintenance Buffer: with room for one, four are held (the cap of
+# four times the size) and only the fifth and sixth are discarded; once
+# the queue drains, 4 acknowledges them.
+test_maint_queued() {
+	local full acks
+	fresh || return 1
+	dsr_ping_ok 2 4 1 || dsr_ping_ok 2 4 1 || return 1
+	dsr 2 param set dsr0 rexmt_buffer_size 1 &&
+		nsexec 2 tc qdisc replace dev eth0 root plug || return 1
+	full=$(dsr_stat 2 maint_buffer_full)
+	acks=$(dsr_stat 2 ack_received)
+	udp_to_4 6
+	diag "$(nsexec 2 tc -s qdisc show dev eth0 | head -3)"
+	busywait 3000 dsr_stat_ge 2 maint_buffer_full $((full + 2))
+	sleep 0.5
+	check "four packets waited in the queue, two were discarded" \
+		test "$(dsr_stat 2 maint_buffer_full)" -eq $((full + 2)) &&
+	nsexec 2 tc qdisc change dev eth0 root plug release_indefinite &&
+	check "once sent, 4 acknowledged the four" \
+		busywait 5000 dsr_stat_ge 2 ack_received $((acks + 4))
+	nsexec 2 tc qdisc del dev eth0 root
+	dsr 2 param set dsr0 rexmt_buffer_size 256
+}
+
+# 2 sends three packets to 4 whose acknowledgments it does not hear, then
+# hears 4 again and sends a fourth: with ack_all 1 its acknowledgment
+# clears the three from the Maintenance Buffer; with 0 they stay until
+# their own acknowledgments come (retransmitted after ack_timeout_ms).
+ack_all_run() {	# ACK_ALL: prints the earlier packets the fourth's ack cleared
+	local c0 a0
+	dsr 2 param set dsr0 ack_all "$1" adaptive_rto 0 ack_timeout_ms 1500 ||
+		return 1
+	c0=$(dsr_stat 2 ack_cleared_earlier)
+	a0=$(dsr_stat 2 ack_received)
+	mf 2 del dev eth0 "$(node_mac 4)" && udp_to_4 3 &&
+		mf 2 add dev eth0 "$(node_mac 4)" && udp_to_4 1 || return 1
+	busywait 1000 dsr_stat_ge 2 ack_received $((a0 + 1)) || return 1
+	echo $(($(dsr_stat 2 ack_cleared_earlier) - c0))
+}
+
+test_ack_all() {
+	local n0 n1
+	fresh || return 1
+	dsr_ping_ok 2 4 1 || dsr_ping_ok 2 4 1 || return 1
+	n0=$(ack_all_run 0)
+	busywait 6000 dsr_stat_ge 2 ack_received $(($(dsr_stat 2 ack_received) + 3))
+	n1=$(ack_all_run 1)
+	dsr 2 param set dsr0 ack_all 0 adaptive_rto 1 ack_timeout_ms 500
+	diag "cleared by the fourth's ack: ack_all 0: $n0, ack_all 1: $n1"
+	check "ack_all 0: the three stayed" test "$n0" = 0 &&
+	check "ack_all 1: the three left with the fourth" test "$n1" = 3
+}
+
 shared_setup diamond
-ktap_begin 4
+ktap_begin 7
 run_case "a unidirectional link: blacklisted, probed, cleared" test_blacklist
 run_case "a route request's payload reaches its target once" test_rreq_payload
 run_case "an ack request that comes with an ack is answered" test_ack_with_request
 run_case "the route error of a salvaged packet goes to its salvager" test_rerr_salvaged
+run_case "a full maintenance buffer discards, and counts" test_maint_full
+run_case "what waits in the interface queue is not in the buffer" test_maint_queued
+run_case "with ack_all, an ack confirms what was sent before it" test_ack_all
 ktap_end

@@ -166,11 +166,13 @@ enum dsr_param_attr {
 	DSR_A_P_HOLD_QUEUED,	/* 1: no retransmission while in our queue */
 	/* 1: a last expiry drops only the packet if a later one crossed */
 	DSR_A_P_CONGESTION_DROP,
+	/* 1: an ack also clears what was sent to that next hop before */
+	DSR_A_P_ACK_ALL,
 	__DSR_A_P_MAX,
 };
 
 #define DSR_A_P_MAX (__DSR_A_P_MAX - 1)
 #define DSR_A_P_FIRST DSR_A_P_DISCOVERY_HOP_LIMIT
-#define DSR_A_P_LAST DSR_A_P_CONGESTION_DROP
+#define DSR_A_P_LAST DSR_A_P_ACK_ALL
 
 #endif /* _UAPI_LINUX_AH_DSR_H */
