@@ -2,12 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Runs in the guest (scripts/bench.sh boots it).  DSR against static IP
-# forwarding on the same medium, in the same guest run, over 1 to 4 hops:
+# forwarding and against batman-adv, the kernel's own mesh routing, on the
+# same medium, in the same guest run, over 1 to 4 hops:
 #
-#   1 --- 2 --- ... --- k+1     hub (bridge) + macfilter line
+#   1 --- 2 --- ... --- k+1     hub (bridge) cut to a line
 #
 #   static  eth0 addresses, ip_forward on the middle nodes, static routes
 #   dsr     dsr0 over eth0, routes discovered
+#   batman  bat0 over eth0 (batman_adv.ko, BATMAN_IV), the address on bat0
+#
+# The line: for static and DSR macfilter's allow lists, as in the tests;
+# batman-adv takes eth0's rx_handler, which macfilter owns, so for it the
+# hub's bridge forwards only between neighbouring ports (nftables, bridge
+# family).  Both drop a frame from a non-neighbour before IP sees it.
 #
 # Three media (BENCH_MEDIA, all by default):
 #   veth     the hub as it is: veth offloads move 64 KB GSO packets
@@ -18,12 +25,21 @@
 #
 # iperf3 TCP goodput (BENCH_SECS s) and ping RTT (mean of 20) from node 1 to
 # node k+1; for DSR also the first ping's RTT from empty caches (Route
-# Discovery plus one round trip).  Ratios are DSR / static.
+# Discovery plus one round trip), for batman-adv the time from bat0 up to
+# the first answered ping (its originator messages must cross every hop).
+# Each point is run BENCH_REPS times (3), the modes interleaved, since one
+# TCG run varies by 15 %: the tables give the median and, in brackets, the
+# lowest and highest.  Ratios are of medians.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 source "$ROOT/selftests/lib.sh"
 SECS=${BENCH_SECS:-5}
 MEDIA=${BENCH_MEDIA:-veth frames rate20}
+REPS=${BENCH_REPS:-3}
+CPU_PPS=${BENCH_CPU_PPS:-3000}
+CPU_HOPS=${BENCH_CPU_HOPS-1 3}
+HOPS=${BENCH_HOPS-1 2 3 4}
+MODES=${BENCH_MODES:-static dsr batman}
 
 medium() {	# MEDIUM: shape the hub's links
 	local i
@@ -54,6 +70,46 @@ static_routes() {
 	done
 }
 
+# the hub's bridge forwards only between ports i and i+1
+bridge_line() {
+	local i rules=
+	for ((i = 1; i < AH_NODES; i++)); do
+		rules+="add rule bridge line hops iifname port$i oifname port$((i + 1)) accept
+add rule bridge line hops iifname port$((i + 1)) oifname port$i accept
+"
+	done
+	ip netns exec "$AH_HUB_NS" nft -f - <<-EOF
+		add table bridge line
+		add chain bridge line hops { type filter hook forward priority 0; policy drop; }
+		$rules
+	EOF
+}
+
+# batman-adv on every node; prints the ms from bat0 up to node 1's first
+# answered ping to the last node.  bat0's MTU leaves room for batman-adv's
+# header (32 bytes, its documentation's figure) in eth0's 1500, so that
+# no frame is fragmented (dsr0 likewise leaves 64 bytes for DSR's)
+batman_setup() {
+	local i t0
+	modprobe batman_adv || return 1
+	for ((i = 1; i <= AH_NODES; i++)); do
+		ip -n "$(ns "$i")" -b - <<-EOF || return 1
+			address flush dev eth0
+			link add bat0 type batadv
+			link set eth0 master bat0
+			link set bat0 mtu 1468
+			addr add $(node_ip "$i")/24 dev bat0
+		EOF
+	done
+	t0=$(date +%s%N)
+	for ((i = 1; i <= AH_NODES; i++)); do
+		nsexec "$i" ip link set bat0 up || return 1
+	done
+	busywait 60000 nsexec 1 ping -c 1 -W 1 -q "$(node_ip "$AH_NODES")" \
+		>/dev/null 2>&1 || return 1
+	echo $((($(date +%s%N) - t0) / 1000000))
+}
+
 tcp_mbps() {	# DST
 	iperf3_server "$1" 5201
 	nsexec 1 iperf3 -c "$(node_ip "$1")" -p 5201 -t "$SECS" -J 2>/dev/null |
@@ -65,44 +121,141 @@ rtt_ms() {	# DST COUNT
 		awk -F/ '/^rtt/ {print $5}'
 }
 
-run() {	# MEDIUM MODE HOPS
-	local med=$1 mode=$2 k=$3 n=$(($3 + 1)) first=- tcp rtt
+# path MEDIUM MODE N: the line of N nodes routed by MODE; prints DSR's
+# first ping or batman-adv's time to its first route ("-" for static)
+path() {
+	local med=$1 mode=$2 n=$3
+	hub_setup "$n" >/dev/null || return 1
+	if [[ $mode == batman ]]; then
+		bridge_line || return 1
+	else
+		mf_line >/dev/null || return 1
+	fi
+	medium "$med" || return 1
+	case $mode in
+	dsr)
+		dsr_setup || return 1
+		rtt_ms "$n" 1 ;;
+	batman)
+		batman_setup ;;
+	*)
+		static_routes "$n"
+		busywait 10000 nsexec 1 ping -c 1 -W 1 -q "$(node_ip "$n")" \
+			>/dev/null 2>&1
+		echo - ;;
+	esac
+}
+
+run() {	# MEDIUM MODE HOPS: "TCP RTT FIRST"
+	local med=$1 mode=$2 n=$(($3 + 1)) first tcp rtt
 	(
 		trap ah_cleanup EXIT
-		hub_setup "$n" >/dev/null && mf_line >/dev/null || exit 1
-		medium "$med" || exit 1
-		if [[ $mode == dsr ]]; then
-			dsr_setup || exit 1
-			first=$(rtt_ms "$n" 1)
-		else
-			static_routes "$n"
-			busywait 10000 nsexec 1 ping -c 1 -W 1 -q "$(node_ip "$n")" \
-				>/dev/null 2>&1
-		fi
+		first=$(path "$med" "$mode" "$n") || exit 1
 		rtt=$(rtt_ms "$n" 20)
 		tcp=$(tcp_mbps "$n")
-		echo "$med $k $tcp $rtt $first"
+		echo "${tcp:--} ${rtt:--} ${first:--}"
 	)
 }
 
-echo "# DSR vs static forwarding, kernel $(uname -r), ${SECS}s TCP per point"
-rows=()
+# the guest's kernel time so far, in USER_HZ ticks (10 ms): system, irq
+# and softirq of every CPU (forwarding is softirq work; iperf3's own
+# pacing loop, user time, is left out)
+busy_ticks() { awk '/^cpu / { print $4 + $7 + $8 }' /proc/stat; }
+
+# cpu_run MODE HOPS: on the frames medium, UDP from node 1 to the last at
+# CPU_PPS packets of 1400 bytes a second for BENCH_SECS; prints the
+# guest's kernel microseconds per packet sent
+cpu_run() {
+	local mode=$1 n=$(($2 + 1)) b0 b1 out pkts
+	(
+		trap ah_cleanup EXIT
+		path frames "$mode" "$n" >/dev/null || exit 1
+		iperf3_server "$n" 5201 || exit 1
+		b0=$(busy_ticks)
+		out=$(nsexec 1 iperf3 -u -c "$(node_ip "$n")" -p 5201 -l 1400 \
+			-b $((CPU_PPS * 1400 * 8)) -t "$SECS" -J 2>/dev/null)
+		b1=$(busy_ticks)
+		pkts=$(jq '.end.sum.packets // 0' <<< "$out")
+		awk -v t=$((b1 - b0)) -v p="$pkts" \
+			'BEGIN { if (p > 0) printf "%.1f\n", t * 10000 / p; else print "-" }'
+	)
+}
+
+# median [lowest-highest] of the numbers on stdin ("-" if none)
+stat3() {
+	sort -g | awk 'NF && $1 != "-" { v[n++] = $1 }
+		END { if (!n) { print "-"; exit }
+		      printf "%s [%s-%s]\n", v[int((n - 1) / 2)], v[0], v[n - 1] }'
+}
+
+median() { sed 's/ .*//'; }
+
+ratio() {	# A B: A / B to 2 decimals
+	awk -v a="$1" -v b="$2" 'BEGIN { if (a != "-" && b > 0) printf "%.2f", a / b; else print "-" }'
+}
+
+declare -A per
+echo "# DSR vs static forwarding vs batman-adv, kernel $(uname -r), ${SECS}s TCP per point, $REPS runs each"
+declare -A res
 for med in $MEDIA; do
-	for k in 1 2 3 4; do
-		s=$(run "$med" static "$k")
-		d=$(run "$med" dsr "$k")
-		rows+=("$s|$d")
+	for k in $HOPS; do
+		for ((r = 1; r <= REPS; r++)); do
+			for mode in $MODES; do
+				res[$med,$k,$mode]+="$(run "$med" "$mode" "$k")
+"
+				echo "# $med, $k hops, run $r of $REPS, $mode: $(tail -2 <<< "${res[$med,$k,$mode]}" | head -1)" >&2
+			done
+		done
 	done
 done
+col() {	# MEDIUM HOPS MODE FIELD(1 tcp, 2 rtt, 3 first)
+	awk -v f="$4" 'NF { print $f }' <<< "${res[$1,$2,$3]:-}" | stat3
+}
 echo
-echo "| medium | hops | static Mbit/s | DSR Mbit/s | DSR/static | static RTT ms | DSR RTT ms | DSR/static RTT | first DSR ping (discovery) ms |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
-for r in "${rows[@]}"; do
-	read -r med k st srtt _ <<< "${r%%|*}"
-	read -r _ _ dt drtt first <<< "${r##*|}"
-	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$med" "$k" "$st" "$dt" \
-		"$(awk -v a="$dt" -v b="$st" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')" \
-		"$srtt" "$drtt" \
-		"$(awk -v a="$drtt" -v b="$srtt" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')" \
-		"$first"
+echo "| medium | hops | static Mbit/s | DSR Mbit/s | batman-adv Mbit/s | DSR/static | DSR/batman-adv | static RTT ms | DSR RTT ms | batman-adv RTT ms | DSR/static RTT | first DSR ping (discovery) ms | batman-adv first route ms |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+for med in $MEDIA; do
+	for k in $HOPS; do
+		st=$(col "$med" "$k" static 1) dt=$(col "$med" "$k" dsr 1)
+		bt=$(col "$med" "$k" batman 1)
+		sr=$(col "$med" "$k" static 2) dr=$(col "$med" "$k" dsr 2)
+		br=$(col "$med" "$k" batman 2)
+		printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' \
+			"$med" "$k" "$st" "$dt" "$bt" \
+			"$(ratio "$(median <<< "$dt")" "$(median <<< "$st")")" \
+			"$(ratio "$(median <<< "$dt")" "$(median <<< "$bt")")" \
+			"$sr" "$dr" "$br" \
+			"$(ratio "$(median <<< "$dr")" "$(median <<< "$sr")")" \
+			"$(col "$med" "$k" dsr 3)" "$(col "$med" "$k" batman 3)"
+	done
 done
+
+# CPU per forwarded packet: what 3 hops cost the guest more than 1 hop, per
+# packet and per relay added (the sender, the receiver and iperf3 are the
+# same in both): two relays' forwarding and two more links' delivery
+if [[ -n $CPU_HOPS ]]; then
+	declare -A cpu
+	for ((r = 1; r <= REPS; r++)); do
+		for k in $CPU_HOPS; do
+			for mode in $MODES; do
+				v=$(cpu_run "$mode" "$k")
+				cpu[$k,$mode]+="$v "
+				echo "# CPU, $k hops, run $r of $REPS, $mode: $v µs/packet" >&2
+			done
+		done
+	done
+	read -r lo hi _ <<< "$CPU_HOPS"
+	echo
+	echo "CPU per packet, frames medium, UDP at $CPU_PPS packets/s of 1400 bytes; per relay: (cost over $hi hops - over $lo) / $((hi - lo)), of the medians"
+	echo
+	echo "| mode | $lo hops µs/packet | $hi hops µs/packet | per relay µs | per relay / static's |"
+	echo "|---|---:|---:|---:|---:|"
+	for mode in $MODES; do
+		a=$(tr ' ' '\n' <<< "${cpu[$lo,$mode]}" | stat3)
+		b=$(tr ' ' '\n' <<< "${cpu[$hi,$mode]}" | stat3)
+		per[$mode]=$(awk -v a="$(median <<< "$a")" -v b="$(median <<< "$b")" -v d=$((hi - lo)) \
+			'BEGIN { if (a != "-" && b != "-") printf "%.1f", (b - a) / d; else print "-" }')
+		printf '| %s | %s | %s | %s | %s |\n' "$mode" "$a" "$b" "${per[$mode]}" \
+			"$(ratio "${per[$mode]}" "${per[static]:-}")"
+	done
+fi
