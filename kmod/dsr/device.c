@@ -30,9 +30,9 @@ static int dsr_inetaddr_event(struct notifier_block *nb, unsigned long event,
 		return NOTIFY_DONE;
 	priv = netdev_priv(dev);
 	first = rtnl_dereference(ifa->ifa_dev->ifa_list);
-	spin_lock_bh(&priv->lock);
+	dsr_lock_bh(priv);
 	WRITE_ONCE(priv->rc.self, first ? first->ifa_local : 0);
-	spin_unlock_bh(&priv->lock);
+	dsr_unlock_bh(priv);
 	return NOTIFY_DONE;
 }
 
@@ -171,12 +171,12 @@ static void dsr_uninit(struct net_device *dev)
 	nf_unregister_net_hook(dev_net(dev), &priv->nfho);
 	synchronize_net();	/* no hook runs with priv any more */
 
-	spin_lock_bh(&priv->lock);
+	dsr_lock_bh(priv);
 	priv->dead = true;
-	spin_unlock_bh(&priv->lock);
+	dsr_unlock_bh(priv);
 	del_timer_sync(&priv->timer);
 
-	spin_lock_bh(&priv->lock);
+	dsr_lock_bh(priv);
 	skb_queue_purge(&priv->sendbuf);
 	skb_queue_purge(&priv->fwdq);
 	dsr_maint_flush(priv);
@@ -188,7 +188,7 @@ static void dsr_uninit(struct net_device *dev)
 		kfree(d);
 	}
 	priv->n_discs = 0;
-	spin_unlock_bh(&priv->lock);
+	dsr_unlock_bh(priv);
 	/* dead, no hook, no timer: nothing else reaches the tables now */
 	skb_queue_purge(&priv->txq);
 	dsr_rc_destroy(&priv->rc);

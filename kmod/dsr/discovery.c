@@ -25,7 +25,7 @@ void dsr_learn(struct dsr_priv *priv, const __be32 *hops, unsigned int n,
 
 	if (!n)
 		return;
-	r = dsr_rc_add(&priv->rc, hops, n, flags, dsr_now());
+	r = dsr_rc_add(&priv->rc, hops, n, flags, dsr_now(priv));
 	if (r > 0) {
 		priv->routes_gen++;
 		dsr_stat(priv, DSR_S_ROUTES_LEARNED);
@@ -64,7 +64,7 @@ static void dsr_send_rreq(struct dsr_priv *priv, struct dsr_disc *d,
 	dsr_finish(dh, len);
 	/* our own id: never forward a copy of it back */
 	dsr_rreq_seen(&priv->rt, dsr_self(priv), priv->rreq_id, d->target,
-		      dsr_now());
+		      dsr_now(priv));
 	dsr_stat(priv, DSR_S_RREQ_SENT);
 	dsr_broadcast(priv, skb, NULL, out);
 }
@@ -73,7 +73,7 @@ static void dsr_disc_start(struct dsr_priv *priv, __be32 target,
 			   struct sk_buff_head *out)
 {
 	struct dsr_disc *d = dsr_disc_find(priv, target);
-	u64 now = dsr_now();
+	u64 now = dsr_now(priv);
 
 	if (d)
 		return;
@@ -121,7 +121,7 @@ void dsr_route_or_queue(struct dsr_priv *priv, struct sk_buff *skb,
 	__be32 hops[DSR_MAX_PATH], dst;
 	unsigned int n;
 
-	n = dsr_rc_lookup(&priv->rc, ip_hdr(skb)->daddr, hops, dsr_now());
+	n = dsr_rc_lookup(&priv->rc, ip_hdr(skb)->daddr, hops, dsr_now(priv));
 	if (n) {
 		dsr_send_cached(priv, skb, hops, n, out);
 	} else {
@@ -140,7 +140,7 @@ void dsr_disc_drain(struct dsr_priv *priv, struct sk_buff_head *out)
 {
 	struct dsr_disc *d, *dtmp;
 	__be32 hops[DSR_MAX_PATH];
-	u64 now = dsr_now();
+	u64 now = dsr_now(priv);
 
 	dsr_sendbuf_send(priv, now, out);
 	list_for_each_entry_safe(d, dtmp, &priv->discs, list)
@@ -204,7 +204,7 @@ void dsr_disc_timer(struct dsr_priv *priv, u64 now, struct sk_buff_head *out)
 bool dsr_grat_allowed(struct dsr_priv *priv, __be32 src, __be32 tx)
 {
 	struct dsr_grat *g, *slot = &priv->grat[0];
-	u64 now = dsr_now();
+	u64 now = dsr_now(priv);
 
 	for (g = priv->grat; g < priv->grat + DSR_GRAT_TABLE; g++) {
 		if (g->expires > now && g->src == src && g->tx == tx) {

@@ -180,6 +180,7 @@ struct dsr_neigh {
 					 */
 	u32 rto_ms;			/* the last used: dsr_neigh_rto() */
 	struct dsr_rtt rtt;		/* its estimator (adaptive_rto) */
+	u64 timed;			/* ms: the latest packet timed */
 	u64 tx, retx, acked;
 };
 
@@ -198,7 +199,7 @@ struct dsr_maint {
 	bool held;			/* timer expired while still queued */
 	u16 ack_id;
 	u64 first, sent, deadline;	/* ms */
-	u64 sent_us;			/* us, for RTT samples (Karn: tries 1) */
+	u64 sent_us;			/* us, 0: not timed (dsr_maint_track) */
 };
 
 /*
@@ -240,6 +241,7 @@ struct dsr_priv {
 	struct net_device *dev;
 	struct list_head slaves;
 	spinlock_t lock;		/* every table below */
+	u64 now_ms, now_us;	/* the clock under lock: dsr_lock() */
 	bool dead;
 	u32 param[DSR_NPARAMS];
 
@@ -284,15 +286,63 @@ static inline void dsr_stat(struct dsr_priv *priv, enum dsr_stat s)
 	atomic_long_inc(&priv->stats[s]);
 }
 
-/* The clock of every deadline and age: ms since boot. */
-static inline u64 dsr_now(void)
+/*
+ * priv->lock is taken through these, which read the clock for what is done
+ * under it: the coarse clock (ms, the tick's resolution: the timer that
+ * checks deadlines runs on ticks too), which costs no clock-source read,
+ * and zero for the precise one, read on first use (dsr_now_us()).  A
+ * forwarded packet then reads no clock source at all unless its round
+ * trip is timed (dsr_maint_track()), as IP forwarding reads none: where
+ * the clock source is the HPET, one read costs more than forwarding the
+ * packet.  Lock sections are serialised, so the readings they see never
+ * go backwards.
+ */
+static inline void dsr_clock(struct dsr_priv *priv)
 {
-	return ktime_to_ms(ktime_get());
+	priv->now_ms = ktime_to_ms(ktime_get_coarse());
+	priv->now_us = 0;
 }
 
-static inline u64 dsr_now_us(void)
+static inline void dsr_lock(struct dsr_priv *priv)
+	__acquires(&priv->lock)
 {
-	return ktime_to_us(ktime_get());
+	spin_lock(&priv->lock);
+	dsr_clock(priv);
+}
+
+static inline void dsr_unlock(struct dsr_priv *priv)
+	__releases(&priv->lock)
+{
+	spin_unlock(&priv->lock);
+}
+
+static inline void dsr_lock_bh(struct dsr_priv *priv)
+	__acquires(&priv->lock)
+{
+	spin_lock_bh(&priv->lock);
+	dsr_clock(priv);
+}
+
+static inline void dsr_unlock_bh(struct dsr_priv *priv)
+	__releases(&priv->lock)
+{
+	spin_unlock_bh(&priv->lock);
+}
+
+/* The clock of every deadline and age: ms since boot.  priv->lock held. */
+static inline u64 dsr_now(const struct dsr_priv *priv)
+{
+	lockdep_assert_held(&priv->lock);
+	return priv->now_ms;
+}
+
+/* The precise clock in us, for round-trip samples.  priv->lock held. */
+static inline u64 dsr_now_us(struct dsr_priv *priv)
+{
+	lockdep_assert_held(&priv->lock);
+	if (!priv->now_us)
+		priv->now_us = ktime_to_us(ktime_get());
+	return priv->now_us;
 }
 
 /*

@@ -42,7 +42,7 @@ static bool dsr_icmp_allowed(struct dsr_priv *priv, const struct iphdr *iph,
 
 static bool dsr_icmp_ratelimit(struct dsr_priv *priv, __be32 dst)
 {
-	u64 now = dsr_now();
+	u64 now = dsr_now(priv);
 
 	if (dsr_rl_allow(&priv->rl_icmp, &dst, sizeof(dst), now) &&
 	    dsr_rl_allow_one(&priv->rl_icmp_all, DSR_ICMP_RATE_ALL,
@@ -120,7 +120,7 @@ void dsr_icmp_send(struct dsr_priv *priv, const struct sk_buff *skb,
 	/* never a Route Discovery for an error: a forged source would
 	 * make each one a flood of requests
 	 */
-	n = dsr_rc_lookup(&priv->rc, in->saddr, hops, dsr_now());
+	n = dsr_rc_lookup(&priv->rc, in->saddr, hops, dsr_now(priv));
 	if (!n) {
 		dsr_stat(priv, DSR_S_ICMP_NO_ROUTE);
 		kfree_skb(nskb);

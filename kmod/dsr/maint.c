@@ -31,7 +31,7 @@ static void dsr_retransmit(struct dsr_priv *priv, struct dsr_maint *m,
 	if (m->explicit)
 		m->ack_id = ++priv->ack_id;
 	m->sent = now;
-	m->sent_us = dsr_now_us();
+	m->sent_us = 0;		/* never a sample (Karn) */
 	m->deadline = now + dsr_neigh_rto(priv, n, m);
 	trace_dsr_xmit(priv->dev, dsr_self(priv), m->saddr, m->daddr, m->ip_id,
 		       m->nexthop, m->skb->len, m->tries, m->explicit,
@@ -96,7 +96,7 @@ static void dsr_send_rerr(struct dsr_priv *priv, __be32 dst, u8 salvage,
 	u8 opt[DSR_RERR_SIZE];
 	unsigned int n;
 
-	n = dsr_rc_lookup(&priv->rc, dst, hops, dsr_now());
+	n = dsr_rc_lookup(&priv->rc, dst, hops, dsr_now(priv));
 	if (!n) {
 		dsr_stat(priv, DSR_S_RERR_NO_ROUTE);
 		return;
@@ -154,11 +154,11 @@ static void dsr_maint_blacklist(struct dsr_priv *priv, __be32 nexthop,
 				u64 first, bool rrep)
 {
 	struct dsr_neigh *n = dsr_neigh_find(priv, nexthop);
-	u64 now = dsr_now();
+	u64 now = dsr_now(priv);
 
 	if (n && n->confirmed && now - n->confirmed < DSR_BL_SILENT_MS)
 		return;
-	if (!rrep && !(n && n->heard > first))
+	if (!rrep && !(n && n->heard >= first))
 		return;
 	dsr_bl_add(&priv->bl, nexthop, now, DSR_BL_PROBABLE_MS,
 		   DSR_BL_LIFE_MS);
@@ -198,7 +198,7 @@ static void dsr_maint_reroute(struct dsr_priv *priv, struct dsr_maint *m,
 		dsr_route_or_queue(priv, skb, out);
 		return;
 	}
-	n = dsr_rc_lookup(&priv->rc, m->daddr, hops, dsr_now());
+	n = dsr_rc_lookup(&priv->rc, m->daddr, hops, dsr_now(priv));
 	if (!n || salvage >= DSR_P(priv, MAX_SALVAGE_COUNT) ||
 	    n > DSR_MAX_PATH - 1) {
 		dsr_stat(priv, DSR_S_SALVAGE_FAILED);
@@ -220,7 +220,7 @@ static void dsr_link_failed(struct dsr_priv *priv, __be32 nexthop,
 	struct dsr_neigh *n = dsr_neigh_find(priv, nexthop);
 	struct dsr_maint *m, *tmp;
 	unsigned int ntold = 0, i;
-	u64 now = dsr_now(), first = now;
+	u64 now = dsr_now(priv), first = now;
 	struct dsr_failed f;
 	LIST_HEAD(failed);
 	bool rrep = false;

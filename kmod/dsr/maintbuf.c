@@ -39,7 +39,7 @@ bool dsr_maint_want_ack(struct dsr_priv *priv, __be32 nexthop,
 	if (!last_hop && DSR_P(priv, TRY_PASSIVE_ACKS))
 		return false;
 	if (last_hop && n && n->confirmed &&
-	    dsr_now() - n->confirmed < holdoff) {
+	    dsr_now(priv) - n->confirmed < holdoff) {
 		*track = false;
 		return false;
 	}
@@ -75,9 +75,18 @@ void dsr_maint_track(struct dsr_priv *priv, struct sk_buff *frame,
 	m->tries = 1;
 	m->explicit = explicit;
 	m->ack_id = ack_id;
-	m->sent = dsr_now();
+	m->sent = dsr_now(priv);
 	m->first = m->sent;
-	m->sent_us = dsr_now_us();
+	/*
+	 * One packet per next hop and clock tick is timed (Van Jacobson's
+	 * one timed segment at a time, by ticks): the estimator gets a
+	 * sample every tick while the link is busy, and a fast flow does not
+	 * pay a precise clock read for each packet.
+	 */
+	if (n && n->timed != m->sent) {
+		n->timed = m->sent;
+		m->sent_us = dsr_now_us(priv);
+	}
 	m->deadline = m->sent + dsr_neigh_rto(priv, n, m);
 	trace_dsr_xmit(priv->dev, dsr_self(priv), m->saddr, m->daddr, m->ip_id,
 		       nexthop, frame->len, 1, explicit, m->deadline - m->sent,
@@ -150,7 +159,7 @@ static void dsr_confirmed(struct dsr_priv *priv, const struct dsr_maint *m)
 	if (dsr_bl_del(&priv->bl, m->nexthop))
 		dsr_stat(priv, DSR_S_BLACKLIST_CLEARED);
 	if (n) {
-		n->confirmed = dsr_now();
+		n->confirmed = dsr_now(priv);
 		n->crossed = max(n->crossed, m->first);
 		n->acked++;
 	}
@@ -186,8 +195,8 @@ bool dsr_maint_ack(struct dsr_priv *priv, __be32 from, u16 id)
 	list_for_each_entry(m, &priv->maint, list) {
 		if (m->nexthop == from && m->explicit && m->ack_id == id) {
 			trace_dsr_ack(priv->dev, dsr_self(priv), from, false,
-				      dsr_now() - m->sent, m->tries,
-				      dsr_now() - m->first, m->saddr, m->daddr,
+				      dsr_now(priv) - m->sent, m->tries,
+				      dsr_now(priv) - m->first, m->saddr, m->daddr,
 				      m->ip_id);
 			dsr_neigh_rtt_sample(priv, m);
 			dsr_confirmed(priv, m);
@@ -213,8 +222,8 @@ void dsr_maint_passive(struct dsr_priv *priv, const struct iphdr *iph,
 			continue;
 		dsr_confirmed(priv, m);
 		trace_dsr_ack(priv->dev, dsr_self(priv), m->nexthop, true,
-			      dsr_now() - m->sent, m->tries,
-			      dsr_now() - m->first, m->saddr, m->daddr,
+			      dsr_now(priv) - m->sent, m->tries,
+			      dsr_now(priv) - m->first, m->saddr, m->daddr,
 			      m->ip_id);
 		dsr_neigh_rtt_sample(priv, m);
 		dsr_maint_ack_earlier(priv, m);

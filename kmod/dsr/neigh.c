@@ -60,7 +60,7 @@ void dsr_neigh_heard(struct dsr_priv *priv, __be32 addr, const u8 *mac,
 	ether_addr_copy(n->mac, mac);
 	n->slave = slave;
 	n->mac_stale = false;
-	n->heard = dsr_now();
+	n->heard = dsr_now(priv);
 	list_move(&n->list, &priv->neighs);	/* most recent first */
 }
 
@@ -89,9 +89,9 @@ void dsr_neigh_flush(struct dsr_priv *priv)
 }
 
 /*
- * An acknowledgment for m arrived: one RTT sample for its next hop, unless
- * m was sent more than once (Karn: which transmission was acknowledged
- * is unknown) or its timer expired while it was still in our own queue
+ * An acknowledgment for m arrived: one RTT sample for its next hop if m
+ * was timed (dsr_maint_track()), unless m was sent more than once (Karn:
+ * which transmission was acknowledged is unknown) or its timer expired while it was still in our own queue
  * (the sample would measure a stalled queue, which dsr_maint_hold()
  * already waits for, and keep the RTO at its maximum long after).  The
  * sample runs from DSR's transmission to the ack, so it includes the
@@ -101,12 +101,12 @@ void dsr_neigh_rtt_sample(struct dsr_priv *priv, const struct dsr_maint *m)
 {
 	struct dsr_neigh *n;
 
-	if (m->tries != 1 || m->held)
+	if (m->tries != 1 || m->held || !m->sent_us)
 		return;
 	n = dsr_neigh_find(priv, m->nexthop);
 	if (!n)
 		return;
-	dsr_rtt_sample(&n->rtt, (u32)min_t(u64, dsr_now_us() - m->sent_us,
+	dsr_rtt_sample(&n->rtt, (u32)min_t(u64, dsr_now_us(priv) - m->sent_us,
 					   U32_MAX),
 		       DSR_P(priv, RTO_MIN_MS) * USEC_PER_MSEC,
 		       DSR_P(priv, RTO_MAX_MS) * USEC_PER_MSEC);

@@ -300,7 +300,7 @@ static int dsr_resize_tables(struct dsr_priv *priv, const u32 *np,
 		kvfree(paths);
 		goto nomem;
 	}
-	spin_lock_bh(&priv->lock);
+	dsr_lock_bh(priv);
 	old_paths = paths ? priv->rc.paths : NULL;
 	if (paths) {
 		priv->rc.paths = paths;
@@ -310,7 +310,7 @@ static int dsr_resize_tables(struct dsr_priv *priv, const u32 *np,
 		old_rt = priv->rt;
 		priv->rt = rt;
 	}
-	spin_unlock_bh(&priv->lock);
+	dsr_unlock_bh(priv);
 	kvfree(old_paths);
 	dsr_rreq_destroy(&old_rt);
 	return 0;
@@ -356,11 +356,11 @@ static int dsr_cmd_set_params(struct sk_buff *skb, struct genl_info *info)
 	err = dsr_resize_tables(priv, np, info->extack);
 	if (err)
 		return err;
-	spin_lock_bh(&priv->lock);
+	dsr_lock_bh(priv);
 	for (a = 0; a < DSR_NPARAMS; a++)
 		WRITE_ONCE(priv->param[a], np[a]);
 	priv->rc.timeout = np[DSR_A_P_ROUTE_CACHE_TIMEOUT_MS - DSR_A_P_FIRST];
-	spin_unlock_bh(&priv->lock);
+	dsr_unlock_bh(priv);
 	dsr_notify_config(priv);
 	return 0;
 }
@@ -399,12 +399,12 @@ static int dsr_cmd_add_route(struct sk_buff *skb, struct genl_info *info)
 		return -EADDRNOTAVAIL;
 	}
 	__skb_queue_head_init(&out);
-	spin_lock_bh(&priv->lock);
-	r = dsr_rc_add(&priv->rc, hops, n, DSR_PATH_STATIC, dsr_now());
+	dsr_lock_bh(priv);
+	r = dsr_rc_add(&priv->rc, hops, n, DSR_PATH_STATIC, dsr_now(priv));
 	if (r >= 0)
 		dsr_disc_drain(priv, &out);
 	dsr_out_commit(priv, &out);
-	spin_unlock_bh(&priv->lock);
+	dsr_unlock_bh(priv);
 	dsr_out_flush(priv);
 	if (r < 0) {
 		NL_SET_ERR_MSG(info->extack,
@@ -422,9 +422,9 @@ static int dsr_cmd_del_route(struct sk_buff *skb, struct genl_info *info)
 
 	if (GENL_REQ_ATTR_CHECK(info, DSR_A_DST))
 		return -EINVAL;
-	spin_lock_bh(&priv->lock);
+	dsr_lock_bh(priv);
 	n = dsr_rc_del_dst(&priv->rc, nla_get_in_addr(info->attrs[DSR_A_DST]));
-	spin_unlock_bh(&priv->lock);
+	dsr_unlock_bh(priv);
 	if (!n) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[DSR_A_DST],
 				    "no cached route to this destination");
@@ -440,7 +440,7 @@ static int dsr_cmd_flush(struct sk_buff *skb, struct genl_info *info)
 
 	if (info->attrs[DSR_A_FLUSH])
 		what = nla_get_u32(info->attrs[DSR_A_FLUSH]);
-	spin_lock_bh(&priv->lock);
+	dsr_lock_bh(priv);
 	if (what & DSR_FLUSH_ROUTES)
 		dsr_rc_flush(&priv->rc);
 	if (what & DSR_FLUSH_NEGCACHE) {
@@ -453,7 +453,7 @@ static int dsr_cmd_flush(struct sk_buff *skb, struct genl_info *info)
 	}
 	if (what & DSR_FLUSH_REQTABLE)
 		dsr_rreq_flush(&priv->rt);
-	spin_unlock_bh(&priv->lock);
+	dsr_unlock_bh(priv);
 	return 0;
 }
 
@@ -540,8 +540,8 @@ static int dsr_dump(struct sk_buff *skb, struct netlink_callback *cb,
 		return PTR_ERR(dev);
 	}
 	d.priv = netdev_priv(dev);
-	d.now = dsr_now();
-	spin_lock_bh(&d.priv->lock);
+	dsr_lock_bh(d.priv);
+	d.now = dsr_now(d.priv);
 	if (d.priv->dead)
 		*part = nwalk;
 	while (*part < nwalk) {
@@ -551,7 +551,7 @@ static int dsr_dump(struct sk_buff *skb, struct netlink_callback *cb,
 		(*part)++;
 		cb->args[DSR_CUR_POS] = 0;
 	}
-	spin_unlock_bh(&d.priv->lock);
+	dsr_unlock_bh(d.priv);
 	rtnl_unlock();
 	/* a row larger than a whole message */
 	if (err == -EMSGSIZE && !skb->len)

@@ -151,7 +151,7 @@ static void dsr_rreq_forward(struct dsr_rx_ctx *c, const __be32 *rec,
 	dsr_put_rreq(dh + DSR_HDR_LEN, id, target, rec, n);
 	dsr_finish(dh, len);
 	memcpy(dh + len, c->skb->data + off, plen);
-	DSR_CB(skb)->time = dsr_now() + (jitter ? get_random_u32() % jitter : 0);
+	DSR_CB(skb)->time = dsr_now(priv) + (jitter ? get_random_u32() % jitter : 0);
 	__skb_queue_tail(&priv->fwdq, skb);
 	dsr_stat(priv, DSR_S_RREQ_FORWARDED);
 	dsr_kick(priv);
@@ -166,7 +166,7 @@ static void dsr_rreq_forward(struct dsr_rx_ctx *c, const __be32 *rec,
 static bool dsr_rreq_admit(struct dsr_rx_ctx *c)
 {
 	struct dsr_priv *priv = c->priv;
-	u64 now = dsr_now();
+	u64 now = dsr_now(priv);
 
 	if (dsr_rl_allow(&priv->rl_neigh, eth_hdr(c->skb)->h_source, ETH_ALEN,
 			 now) &&
@@ -209,7 +209,7 @@ static void dsr_bl_send_probe(struct dsr_rx_ctx *c)
 static bool dsr_rreq_blacklisted(struct dsr_rx_ctx *c)
 {
 	struct dsr_priv *priv = c->priv;
-	u64 now = dsr_now();
+	u64 now = dsr_now(priv);
 
 	switch (dsr_bl_state(&priv->bl, c->tx, now)) {
 	case DSR_BL_NONE:
@@ -270,7 +270,7 @@ static bool dsr_rx_rreq(struct dsr_rx_ctx *c)
 			      c->out);
 		return true;
 	}
-	if (dsr_rreq_seen(&priv->rt, c->src, id, target, dsr_now())) {
+	if (dsr_rreq_seen(&priv->rt, c->src, id, target, dsr_now(priv))) {
 		dsr_stat(priv, DSR_S_RREQ_DUPLICATE);
 		return false;
 	}
@@ -282,7 +282,7 @@ static bool dsr_rx_rreq(struct dsr_rx_ctx *c)
 		dsr_stat(priv, DSR_S_RREP_GATEWAY_SENT);
 		return false;
 	}
-	k = dsr_rc_lookup(&priv->rc, target, rec + n + 2, dsr_now());
+	k = dsr_rc_lookup(&priv->rc, target, rec + n + 2, dsr_now(priv));
 	if (k && n + 1 + k <= DSR_MAX_PATH &&
 	    dsr_route_ok(rec, n + 2 + k, 0, 2 * DSR_MAX_PATH + 2)) {
 		dsr_send_rrep(priv, c->src, rec + 1, n + 1 + k, false, back,
@@ -346,7 +346,7 @@ static void dsr_rx_rerr(struct dsr_rx_ctx *c, u16 off)
 	dsr_rc_del_link(&priv->rc, from, to);
 	hold = DSR_P(priv, LINK_HOLDDOWN_MS);
 	if (hold)
-		dsr_neg_add(&priv->rc, from, to, dsr_now() + hold);
+		dsr_neg_add(&priv->rc, from, to, dsr_now(priv) + hold);
 	dsr_event(priv, DSR_EVENT_ROUTE_ERROR, from, to, ah_get_addr(o + 8),
 		  NULL, 0);
 	trace_dsr_route(priv->dev, DSR_EVENT_ROUTE_ERROR, from, to, 0);
@@ -442,7 +442,7 @@ static bool dsr_rx_dup(struct dsr_rx_ctx *c, enum dsr_dup_kind kind)
 	/* as long as a previous hop may still retransmit it */
 	life = (DSR_HOLD_MAX_RTOS + DSR_P(c->priv, MAX_MAINT_REXMT) + 1) *
 	       DSR_P(c->priv, RTO_MAX_MS);
-	return dsr_dup_seen(&c->priv->dup, &k, dsr_now(), life);
+	return dsr_dup_seen(&c->priv->dup, &k, dsr_now(c->priv), life);
 }
 
 static enum dsr_rx dsr_deliver_once(struct dsr_rx_ctx *c)
@@ -752,12 +752,12 @@ static void dsr_param_problem(struct dsr_priv *priv, struct dsr_slave *s,
 	struct sk_buff_head out;
 
 	__skb_queue_head_init(&out);
-	spin_lock(&priv->lock);
+	dsr_lock(priv);
 	if (!priv->dead && !s->gone)
 		dsr_icmp_send(priv, skb, NULL, ICMP_PARAMETERPROB, 0,
 			      htonl(ptr << 24), &out);
 	dsr_out_commit(priv, &out);
-	spin_unlock(&priv->lock);
+	dsr_unlock(priv);
 	dsr_out_flush(priv);
 }
 
@@ -800,7 +800,7 @@ static void dsr_rcv(struct dsr_priv *priv, struct dsr_slave *s,
 	id = ip_hdr(skb)->id;
 	len = tot_len;
 	__skb_queue_head_init(&out);
-	spin_lock(&priv->lock);
+	dsr_lock(priv);
 	c.self = dsr_self(priv);
 	/* s->gone: released while we waited for the lock */
 	if (!priv->dead && !s->gone && c.self) {
@@ -811,7 +811,7 @@ static void dsr_rcv(struct dsr_priv *priv, struct dsr_slave *s,
 			dsr_disc_drain(priv, &out);
 	}
 	dsr_out_commit(priv, &out);
-	spin_unlock(&priv->lock);
+	dsr_unlock(priv);
 	trace_dsr_recv(priv->dev, c.self, saddr, daddr, id, c.tx, len,
 		       overheard, verdict);
 	dsr_out_flush(priv);

@@ -52,7 +52,7 @@ void dsr_sendbuf_add(struct dsr_priv *priv, struct sk_buff *skb)
 		dev_core_stats_tx_dropped_inc(priv->dev);
 		kfree_skb(skb);
 	} else {
-		DSR_CB(skb)->time = dsr_now();
+		DSR_CB(skb)->time = dsr_now(priv);
 		__skb_queue_tail(&priv->sendbuf, skb);
 		priv->sendbuf_bytes += skb->len;
 		dsr_stat(priv, DSR_S_SENDBUF_QUEUED);

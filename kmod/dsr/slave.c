@@ -100,9 +100,9 @@ int dsr_slave_add(struct dsr_priv *priv, struct net_device *sdev,
 	if (err)
 		goto err_unlink;
 	dev_hold(sdev);
-	spin_lock_bh(&priv->lock);
+	dsr_lock_bh(priv);
 	list_add_tail_rcu(&s->list, &priv->slaves);
-	spin_unlock_bh(&priv->lock);
+	dsr_unlock_bh(priv);
 	dev_add_pack(&s->overhear);
 	dsr_slave_update_mtu(priv);
 	dsr_slave_qdisc_install(priv, s);
@@ -125,12 +125,12 @@ err_free:
 void dsr_slave_release(struct dsr_priv *priv, struct dsr_slave *s)
 {
 	dev_remove_pack(&s->overhear);		/* synchronize_net() */
-	spin_lock_bh(&priv->lock);
+	dsr_lock_bh(priv);
 	s->gone = true;
 	list_del_rcu(&s->list);
 	dsr_neigh_slave_gone(priv, s);
 	dsr_maint_slave_gone(priv, s);
-	spin_unlock_bh(&priv->lock);
+	dsr_unlock_bh(priv);
 	/* receivers that saw s, frames built for it (sent under RCU-bh) */
 	synchronize_net();
 	netdev_upper_dev_unlink(s->dev, priv->dev);

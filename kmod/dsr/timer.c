@@ -21,13 +21,14 @@ static bool dsr_has_work(const struct dsr_priv *priv)
 static void dsr_timer(struct timer_list *t)
 {
 	struct dsr_priv *priv = from_timer(priv, t, timer);
-	u64 t0 = ktime_get_ns(), now = dsr_now();
+	u64 t0 = ktime_get_ns(), now;
 	struct sk_buff_head out;
 
 	__skb_queue_head_init(&out);
-	spin_lock(&priv->lock);
+	dsr_lock(priv);
+	now = dsr_now(priv);
 	if (priv->dead) {
-		spin_unlock(&priv->lock);
+		dsr_unlock(priv);
 		return;
 	}
 	dsr_disc_timer(priv, now, &out);
@@ -39,7 +40,7 @@ static void dsr_timer(struct timer_list *t)
 	if (dsr_has_work(priv))
 		dsr_kick(priv);
 	dsr_out_commit(priv, &out);
-	spin_unlock(&priv->lock);
+	dsr_unlock(priv);
 	atomic_long_add(ktime_get_ns() - t0, &priv->stats[DSR_S_TIMER_NS]);
 	dsr_stat(priv, DSR_S_TIMER_RUNS);
 	dsr_out_flush(priv);

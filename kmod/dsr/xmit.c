@@ -76,14 +76,14 @@ netdev_tx_t dsr_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	skb_dst_drop(skb);
 	nf_reset_ct(skb);
 	__skb_queue_head_init(&out);
-	spin_lock(&priv->lock);
+	dsr_lock(priv);
 	if (priv->dead) {
-		spin_unlock(&priv->lock);
+		dsr_unlock(priv);
 		goto drop;
 	}
 	dsr_route_or_queue(priv, skb, &out);
 	dsr_out_commit(priv, &out);
-	spin_unlock(&priv->lock);
+	dsr_unlock(priv);
 	dsr_out_flush(priv);
 	dev_sw_netstats_tx_add(dev, 1, len);
 	return NETDEV_TX_OK;
