@@ -91,9 +91,10 @@ void dsr_neigh_flush(struct dsr_priv *priv)
 /*
  * An acknowledgment for m arrived: one RTT sample for its next hop if m
  * was timed (dsr_maint_track()), unless m was sent more than once (Karn:
- * which transmission was acknowledged is unknown) or its timer expired while it was still in our own queue
- * (the sample would measure a stalled queue, which dsr_maint_hold()
- * already waits for, and keep the RTO at its maximum long after).  The
+ * which transmission was acknowledged is unknown) or its timer expired
+ * while it was still in our own queue (the sample would measure a stalled
+ * queue, which dsr_maint_hold() already waits for, and keep the RTO at its
+ * maximum long after).  The
  * sample runs from DSR's transmission to the ack, so it includes the
  * time m waited in our own interface queue.
  */
