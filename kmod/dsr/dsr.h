@@ -159,7 +159,7 @@ struct dsr_slave {
 	struct list_head list;		/* priv->slaves, RCU */
 	struct net_device *dev;
 	struct dsr_priv *priv;
-	struct packet_type overhear;	/* promiscuous receive */
+	struct packet_type rx;		/* every DSR frame: rx.c */
 	bool qdisc;			/* we put dsrprio at its root */
 	bool gone;			/* released (priv->lock): not to be used */
 };
@@ -498,8 +498,8 @@ void dsr_icmp_send(struct dsr_priv *priv, const struct sk_buff *skb,
 /* rx.c */
 unsigned int dsr_nf_hook(void *hpriv, struct sk_buff *skb,
 			 const struct nf_hook_state *state);
-int dsr_overhear_rcv(struct sk_buff *skb, struct net_device *dev,
-		     struct packet_type *pt, struct net_device *orig_dev);
+int dsr_slave_rcv(struct sk_buff *skb, struct net_device *dev,
+		  struct packet_type *pt, struct net_device *orig_dev);
 
 /* event.c */
 enum { DSR_MCGRP_CONFIG_ID, DSR_MCGRP_EVENTS_ID };	/* the family's groups */

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Receiving (RFC 4728 section 8.1.4).  Frames for us (unicast to our MAC,
- * or broadcast) reach dsr_nf_hook() after IP validated their header: the
- * hook steals protocol 48 packets that arrived on one of our slaves, so
- * IP never routes them nor answers them with ICMP.  Frames for other nodes
- * that a promiscuous slave overhears come to dsr_overhear_rcv(): they only
- * teach us (neighbours, routes, passive acknowledgments).
+ * Receiving (RFC 4728 section 8.1.4).  Every protocol 48 frame a slave
+ * receives comes to one place, dsr_slave_rcv(), the packet_type bound to
+ * the slave, after macfilter's rx_handler let it pass: frames for us
+ * (unicast to our MAC, or broadcast) to be delivered or forwarded, and
+ * frames for other nodes that the promiscuous slave overhears, which only
+ * teach us (neighbours, routes, passive acknowledgments).  IP is handed
+ * each frame first, as it is every IPv4 frame; dsr_nf_hook() drops IP's
+ * copy at the first PRE_ROUTING hook, so that IP never routes nor answers
+ * it, and by the time the frame comes to us it is no longer shared: it
+ * is forwarded in place, not copied.
  */
 #include <linux/etherdevice.h>
 #include <linux/icmp.h>
@@ -763,8 +767,8 @@ static void dsr_param_problem(struct dsr_priv *priv, struct dsr_slave *s,
 
 /*
  * skb: an IPv4 packet of protocol 48, data at its IP header, its first
- * tot_len bytes (the IP packet) linear.  An overheard skb is shared with
- * IP's receive path: it is only read.
+ * tot_len bytes (the IP packet) linear.  An overheard skb may be shared
+ * (with a packet tap): it is only read.
  */
 static void dsr_rcv(struct dsr_priv *priv, struct dsr_slave *s,
 		    struct sk_buff *skb, unsigned int tot_len, bool overheard)
@@ -821,59 +825,78 @@ static void dsr_rcv(struct dsr_priv *priv, struct dsr_slave *s,
 		consume_skb(skb);
 }
 
-/* IP checked the header, trimmed the packet to tot_len, data at the IP header. */
+/*
+ * IP's copy of a frame that dsr_slave_rcv() takes: dropped (NF_IP_PRI_FIRST:
+ * before conntrack or any rule spends anything on it).
+ */
 unsigned int dsr_nf_hook(void *hpriv, struct sk_buff *skb,
 			 const struct nf_hook_state *state)
 {
 	struct dsr_priv *priv = hpriv;
-	struct dsr_slave *s;
 
-	if (ip_hdr(skb)->protocol != DSR_IPPROTO)
+	if (ip_hdr(skb)->protocol != DSR_IPPROTO ||
+	    !dsr_slave_find(priv, skb->dev))
 		return NF_ACCEPT;
-	s = dsr_slave_find(priv, skb->dev);
-	if (!s)
-		return NF_ACCEPT;
-	if (ip_is_fragment(ip_hdr(skb)) || skb_linearize(skb)) {
-		dsr_stat(priv, DSR_S_MALFORMED_IP);
-		kfree_skb(skb);
-		return NF_STOLEN;
-	}
-	dsr_rcv(priv, s, skb, skb->len, false);
+	consume_skb(skb);
 	return NF_STOLEN;
 }
 
 /*
- * Promiscuous: frames between two other nodes.  IP drops its copy; we
- * only read ours, so it is not cloned unless its packet is not linear.
+ * The slave's frames, data at the IP header.  An overheard frame is only
+ * read (it may still be shared with a packet tap: it is cloned only to be
+ * made linear); a frame for us is made ours, trimmed to its IP length and
+ * linear, and checked as ip_rcv() would have.  Fragments are not ours to
+ * reassemble: DSR carries whole packets (xmit.c puts a fragment in IP-in-IP).
  */
-int dsr_overhear_rcv(struct sk_buff *skb, struct net_device *dev,
-		     struct packet_type *pt, struct net_device *orig_dev)
+int dsr_slave_rcv(struct sk_buff *skb, struct net_device *dev,
+		  struct packet_type *pt, struct net_device *orig_dev)
 {
 	struct dsr_slave *s = pt->af_packet_priv;
 	const struct iphdr *iph;
+	bool overheard;
 	unsigned int len;
 
-	if (skb->pkt_type != PACKET_OTHERHOST ||
-	    skb_headlen(skb) < sizeof(*iph))
+	switch (skb->pkt_type) {
+	case PACKET_OTHERHOST:
+		overheard = true;
+		break;
+	case PACKET_HOST:
+	case PACKET_BROADCAST:
+	case PACKET_MULTICAST:
+		overheard = false;
+		break;
+	default:
+		goto free;
+	}
+	if (skb_headlen(skb) < sizeof(*iph) ||
+	    ip_hdr(skb)->protocol != DSR_IPPROTO)
 		goto free;
 	iph = ip_hdr(skb);
-	if (iph->protocol != DSR_IPPROTO)
-		goto free;
 	len = ntohs(iph->tot_len);
 	if (iph->version != 4 || iph->ihl < 5 || len > skb->len ||
 	    len < iph->ihl * 4)
 		goto bad;
-	if (skb_headlen(skb) < len) {
+	if (!overheard || skb_headlen(skb) < len) {
 		skb = skb_share_check(skb, GFP_ATOMIC);
-		if (!skb)
+		if (!skb) {
+			dsr_stat(s->priv, DSR_S_NOMEM);
 			return NET_RX_DROP;
+		}
 		if (skb_linearize(skb))
 			goto bad;
 		iph = ip_hdr(skb);
 	}
 	if (ip_fast_csum((const u8 *)iph, iph->ihl) || ip_is_fragment(iph))
 		goto bad;
-	dsr_rcv(s->priv, s, skb, len, true);
+	if (!overheard) {
+		if (pskb_trim_rcsum(skb, len))
+			goto bad;
+		/* what ip_rcv_core() does to a packet it takes */
+		skb_set_transport_header(skb, ip_hdrlen(skb));
+		memset(skb->cb, 0, sizeof(skb->cb));
+		skb_orphan(skb);
+	}
+	dsr_rcv(s->priv, s, skb, len, overheard);
 	return NET_RX_SUCCESS;
 bad:
 	dsr_stat(s->priv, DSR_S_MALFORMED_IP);

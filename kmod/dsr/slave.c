@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Slaves ("ip link set eth0 master dsr0"): the Ethernet-like devices DSR
- * sends on, overhears on (a packet_type bound to the slave, in promiscuous
- * mode: rx.c) and, with slave_qdisc, puts the dsrprio qdisc on.  Which
+ * sends on, receives and overhears on (a packet_type bound to the slave, in
+ * promiscuous mode: rx.c) and, with slave_qdisc, puts the dsrprio qdisc on.  Which
  * devices may be slaves, and the notifier that sees one go, are the
  * device's (device.c).
  *
- * A slave keeps its rx_handler free (macfilter owns it): DSR receives its
- * packets after IP has validated them, from a netfilter PRE_ROUTING hook
- * registered for the device's namespace (rx.c).
+ * A slave keeps its rx_handler free (macfilter owns it): DSR's packet_type
+ * sees what macfilter passed, after IP, whose copy a netfilter PRE_ROUTING
+ * hook registered for the device's namespace drops (rx.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -88,10 +88,10 @@ int dsr_slave_add(struct dsr_priv *priv, struct net_device *sdev,
 		return -ENOMEM;
 	s->dev = sdev;
 	s->priv = priv;
-	s->overhear.type = htons(ETH_P_IP);
-	s->overhear.dev = sdev;
-	s->overhear.func = dsr_overhear_rcv;
-	s->overhear.af_packet_priv = s;
+	s->rx.type = htons(ETH_P_IP);
+	s->rx.dev = sdev;
+	s->rx.func = dsr_slave_rcv;
+	s->rx.af_packet_priv = s;
 
 	err = netdev_master_upper_dev_link(sdev, dev, s, NULL, extack);
 	if (err)
@@ -103,7 +103,7 @@ int dsr_slave_add(struct dsr_priv *priv, struct net_device *sdev,
 	dsr_lock_bh(priv);
 	list_add_tail_rcu(&s->list, &priv->slaves);
 	dsr_unlock_bh(priv);
-	dev_add_pack(&s->overhear);
+	dev_add_pack(&s->rx);
 	dsr_slave_update_mtu(priv);
 	dsr_slave_qdisc_install(priv, s);
 	ah_obj_created("slave", s);
@@ -124,7 +124,7 @@ err_free:
  */
 void dsr_slave_release(struct dsr_priv *priv, struct dsr_slave *s)
 {
-	dev_remove_pack(&s->overhear);		/* synchronize_net() */
+	dev_remove_pack(&s->rx);		/* synchronize_net() */
 	dsr_lock_bh(priv);
 	s->gone = true;
 	list_del_rcu(&s->list);
