@@ -149,6 +149,7 @@ enum dsr_stat {
 	DSR_S_ICMP_SENT,
 	DSR_S_ICMP_RATE_LIMITED,
 	DSR_S_ICMP_NO_ROUTE,
+	DSR_S_MAINT_HELD_OFF,
 	/* one per enum dsr_bad, in its order (DSR_OK excluded) */
 	DSR_S_BAD_FIRST,
 	DSR_S_BAD_LAST = DSR_S_BAD_FIRST + __DSR_BAD_MAX - 2,

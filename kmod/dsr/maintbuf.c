@@ -26,8 +26,13 @@ void dsr_maint_free(struct dsr_priv *priv, struct dsr_maint *m)
 
 /*
  * Whether the next transmission to nexthop carries an Acknowledgment
- * Request, and (*track) whether the packet is kept for retransmission: a
- * last hop confirmed within MaintHoldoffTime is trusted without either.
+ * Request, and (*track) whether the packet is kept for retransmission.
+ * A next hop that confirmed its link within MaintHoldoffTime is trusted
+ * without either, on every hop (RFC 4728 section 8.3: a node "MUST attempt
+ * to confirm the reachability of the next-hop node, unless such
+ * confirmation had been received in the last MaintHoldoffTime"): while a
+ * link carries a flow, one packet per hold-off is tracked and confirms it
+ * again, the others cost no clone, no entry and no acknowledgment.
  */
 bool dsr_maint_want_ack(struct dsr_priv *priv, __be32 nexthop,
 			bool last_hop, bool *track)
@@ -35,15 +40,13 @@ bool dsr_maint_want_ack(struct dsr_priv *priv, __be32 nexthop,
 	struct dsr_neigh *n = dsr_neigh_find(priv, nexthop);
 	u64 holdoff = DSR_P(priv, MAINT_HOLDOFF_MS);
 
-	*track = true;
-	if (!last_hop && DSR_P(priv, TRY_PASSIVE_ACKS))
-		return false;
-	if (last_hop && n && n->confirmed &&
-	    dsr_now(priv) - n->confirmed < holdoff) {
+	if (n && n->confirmed && dsr_now(priv) - n->confirmed < holdoff) {
+		dsr_stat(priv, DSR_S_MAINT_HELD_OFF);
 		*track = false;
 		return false;
 	}
-	return true;
+	*track = true;
+	return last_hop || !DSR_P(priv, TRY_PASSIVE_ACKS);
 }
 
 /*

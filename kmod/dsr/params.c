@@ -141,6 +141,7 @@ const char *const dsr_stat_names[DSR_S_MAX] = {
 	[DSR_S_ICMP_SENT] = "icmp_sent",
 	[DSR_S_ICMP_RATE_LIMITED] = "icmp_rate_limited",
 	[DSR_S_ICMP_NO_ROUTE] = "icmp_no_route",
+	[DSR_S_MAINT_HELD_OFF] = "maint_held_off",
 	[DSR_S_BAD_FIRST + DSR_BAD_TRUNCATED - 1] = "malformed_truncated",
 	[DSR_S_BAD_FIRST + DSR_BAD_PAYLOAD_LEN - 1] = "malformed_payload_len",
 	[DSR_S_BAD_FIRST + DSR_BAD_FLOW_STATE - 1] = "malformed_flow_state",

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Route Maintenance: hop-by-hop acknowledgments (traced), a link cut during
-# a transfer, and the hold-down of a failed link, on one diamond.  Each
+# a transfer, the hold-down of a failed link, and MaintHoldoffTime, on one
+# diamond.  Each
 # case finds the middle node its route 1 -> 4 uses ("mid") and breaks that
 # node's link to 4; the next case starts with every link back and empty
 # caches.
@@ -187,9 +188,44 @@ test_holddown() {
 		test "$(dsr_stat "$mid" retransmissions)" -eq "$rexmt"
 }
 
+# MaintHoldoffTime on every hop (RFC 4728 8.3): a next hop that confirmed
+# its link within maint_holdoff_ms (250) is trusted, so a flow keeps about
+# one packet per hold-off and hop in the Maintenance Buffer; with 0 every
+# packet is tracked
+test_holdoff() {
+	local mid h1 hm fm t i
+	fresh || return 1
+	mid=$(mid_route) || return 1
+	h1=$(dsr_stat 1 maint_held_off) hm=$(dsr_stat "$mid" maint_held_off)
+	fm=$(dsr_stat "$mid" forwarded)
+	t=$(nsexec 1 ping -c 200 -i 0.01 -q "$(node_ip 4)" 2>/dev/null |
+		awk '/received/ { print $4 }')
+	h1=$(($(dsr_stat 1 maint_held_off) - h1))
+	hm=$(($(dsr_stat "$mid" maint_held_off) - hm))
+	fm=$(($(dsr_stat "$mid" forwarded) - fm))
+	diag "200 pings, ${t:-0} answered; held off (sent untracked): 1 $h1," \
+		"$mid $hm of $fm forwarded"
+	check "at least 190 of 200 answered" test "${t:-0}" -ge 190 &&
+	check "1 sent most of them untracked (>= 100)" test "$h1" -ge 100 &&
+	check "$mid, a middle hop, forwarded most of them untracked" \
+		test "$hm" -ge $((fm / 2)) -a "$fm" -ge 190 || return 1
+	for i in 1 "$mid"; do
+		dsr "$i" param set dsr0 maint_holdoff_ms 0 || return 1
+	done
+	h1=$(dsr_stat 1 maint_held_off) hm=$(dsr_stat "$mid" maint_held_off)
+	nsexec 1 ping -c 50 -i 0.01 -q "$(node_ip 4)" >/dev/null 2>&1
+	check "with maint_holdoff_ms 0, every packet tracked at 1 and $mid" \
+		test "$(dsr_stat 1 maint_held_off)" -eq "$h1" -a \
+		"$(dsr_stat "$mid" maint_held_off)" -eq "$hm"
+	for i in 1 "$mid"; do
+		dsr "$i" param set dsr0 maint_holdoff_ms 250 || return 1
+	done
+}
+
 shared_setup diamond
-ktap_begin 3
+ktap_begin 4
 run_case "acknowledgments, retransmission, tracepoints" test_acks
 run_case "link cut during a transfer: error, salvage, other path" test_cut
 run_case "hold-down: a failed link is not retried" test_holddown
+run_case "MaintHoldoffTime: one packet per hold-off and hop tracked" test_holdoff
 ktap_end

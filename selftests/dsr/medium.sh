@@ -117,9 +117,15 @@ sum3() {	# STAT: its sum over nodes 1 to 3
 qdrops() { echo $(($(air_drops 1) + $(air_drops 2) + $(air_drops 3))); }
 
 test_congest() {
-	local f0 c0 q0 d v f c q
+	local f0 c0 q0 d v f c q i holdoff
 	shared || return 1
+	holdoff=$(dsr 1 -j param show dsr0 | jq .maint_holdoff_ms)
 	streams_route 1 4 || return 1
+	# every packet tracked (no MaintHoldoffTime), so that congestion
+	# makes packets run out of retransmissions: the heuristic under test
+	for i in 1 2 3; do
+		dsr "$i" param set dsr0 maint_holdoff_ms 0 || return 1
+	done
 	f0=$(sum3 link_failures) c0=$(sum3 congestion_drops) q0=$(qdrops)
 	d=$(mktemp -d)
 	# UDP, not TCP: a relay no longer forwards a second time a copy whose
@@ -134,6 +140,9 @@ test_congest() {
 	wait
 	f=$(($(sum3 link_failures) - f0)) c=$(($(sum3 congestion_drops) - c0))
 	q=$(($(qdrops) - q0))
+	for i in 1 2 3; do
+		dsr "$i" param set dsr0 maint_holdoff_ms "$holdoff" || return 1
+	done
 	diag "video: $v"
 	diag "UDP beside it (goodput, loss): $(udp_result < "$d/udp"); station queue" \
 		"drops $q; links broken $f; congestion drops $c"
