@@ -900,7 +900,10 @@ int dsr_slave_rcv(struct sk_buff *skb, struct net_device *dev,
 	return NET_RX_SUCCESS;
 bad:
 	dsr_stat(s->priv, DSR_S_MALFORMED_IP);
-free:
 	kfree_skb(skb);
 	return NET_RX_DROP;
+free:
+	/* not DSR's: IP has its own reference */
+	consume_skb(skb);
+	return NET_RX_SUCCESS;
 }
