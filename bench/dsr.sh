@@ -19,7 +19,8 @@
 # Three media (BENCH_MEDIA, all by default):
 #   veth     the hub as it is: veth offloads move 64 KB GSO packets
 #   frames   offloads off: every frame at most the MTU, as on a radio link;
-#            the guest's CPU is the bottleneck
+#            the guest's CPU is the bottleneck (GSO off on dsr0 too; tx
+#            checksum offload stays on, on eth0 and dsr0)
 #   rate20   frames, and every node sends at most 20 Mbit/s (netem rate):
 #            the medium is the bottleneck, as a 802.11a/g link is
 #
@@ -55,6 +56,17 @@ medium() {	# MEDIUM: shape the hub's links
 				limit 100
 	done
 	return 0
+}
+
+# dsr_offloads MEDIUM: dsr0's GSO follows eth0's (off but on veth), so
+# that DSR and IP forwarding both send MTU-sized packets on those media;
+# checksum offload stays on, as it does on eth0 for IP
+dsr_offloads() {
+	local i
+	[[ $1 == veth ]] && return 0
+	for ((i = 1; i <= AH_NODES; i++)); do
+		nsexec "$i" ethtool -K dsr0 tso off gso off >/dev/null 2>&1
+	done
 }
 
 static_routes() {
@@ -137,6 +149,7 @@ path() {
 	case $mode in
 	dsr)
 		dsr_setup || return 1
+		dsr_offloads "$med"
 		rtt_ms "$n" 1 ;;
 	batman)
 		batman_setup ;;

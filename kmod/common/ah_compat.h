@@ -23,6 +23,11 @@
 #define ah_dump_attrs(cb) (genl_dumpit_info(cb)->attrs)
 #endif
 
+/* skb_gso_segment() moved to its own header in 6.5 */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#include <net/gso.h>
+#endif
+
 /* NETIF_F_LLTX became a private flag in 6.11 */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
 #define ah_set_lltx(dev) ((dev)->lltx = true)

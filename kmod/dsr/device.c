@@ -229,6 +229,9 @@ const struct net_device_ops dsr_netdev_ops = {
 	.ndo_del_slave = dsr_del_slave,
 };
 
+#define DSR_FEATURES (NETIF_F_SG | NETIF_F_HIGHDMA | NETIF_F_HW_CSUM | \
+		      NETIF_F_GSO_SOFTWARE)
+
 /* ---- rtnl_link_ops ---------------------------------------------------------- */
 
 static void dsr_setup(struct net_device *dev)
@@ -246,6 +249,15 @@ static void dsr_setup(struct net_device *dev)
 	dev->needed_headroom = LL_MAX_HEADER + DSR_MTU_RESERVE;
 	dev->flags = IFF_NOARP;
 	dev->priv_flags |= IFF_NO_QUEUE;
+	/*
+	 * As IP tunnels: the stack hands dsr0 GSO units (segmented in
+	 * dsr_start_xmit(), once the route is known) with the checksum left
+	 * to fill in, which travels on to a slave that fills it in (veth
+	 * even across the hops) or is filled in before one that cannot.
+	 * "ethtool -K dsr0 gso off tso off tx off" turns them off.
+	 */
+	dev->features |= DSR_FEATURES;
+	dev->hw_features |= DSR_FEATURES;
 	ah_set_lltx(dev);
 	/*
 	 * Its netfilter hook, its slaves and its tables belong to one

@@ -150,6 +150,9 @@ enum dsr_stat {
 	DSR_S_ICMP_RATE_LIMITED,
 	DSR_S_ICMP_NO_ROUTE,
 	DSR_S_MAINT_HELD_OFF,
+	DSR_S_TX_GSO,
+	DSR_S_TX_GSO_SEGS,
+	DSR_S_TX_CSUM_SW,
 	/* one per enum dsr_bad, in its order (DSR_OK excluded) */
 	DSR_S_BAD_FIRST,
 	DSR_S_BAD_LAST = DSR_S_BAD_FIRST + __DSR_BAD_MAX - 2,
@@ -285,6 +288,12 @@ struct dsr_priv {
 static inline void dsr_stat(struct dsr_priv *priv, enum dsr_stat s)
 {
 	atomic_long_inc(&priv->stats[s]);
+}
+
+static inline void dsr_stat_add(struct dsr_priv *priv, enum dsr_stat s,
+				long n)
+{
+	atomic_long_add(n, &priv->stats[s]);
 }
 
 /*

@@ -94,6 +94,20 @@ int dsr_frame(struct dsr_priv *priv, struct sk_buff *skb, __be32 nexthop,
 		kfree_skb(skb);
 		return -EMSGSIZE;
 	}
+	/*
+	 * An offloaded checksum is filled in here unless the slave fills in
+	 * any (NETIF_F_HW_CSUM): one that offloads only TCP and UDP over IPv4
+	 * would look for them after the IP header and find ours.
+	 */
+	if (skb->ip_summed == CHECKSUM_PARTIAL &&
+	    !(s->dev->features & NETIF_F_HW_CSUM)) {
+		if (skb_checksum_help(skb)) {
+			dsr_stat(priv, DSR_S_NOMEM);
+			kfree_skb(skb);
+			return -ENOMEM;
+		}
+		dsr_stat(priv, DSR_S_TX_CSUM_SW);
+	}
 	if (dsr_push_eth(skb, s, n ? dest : s->dev->broadcast)) {
 		dsr_stat(priv, DSR_S_NOMEM);
 		kfree_skb(skb);
@@ -178,6 +192,13 @@ int dsr_strip_hdr(struct sk_buff *skb, const struct dsr_parsed *p)
 	iph->protocol = p->next_header;
 	iph->tot_len = htons(ntohs(iph->tot_len) - p->len);
 	ip_send_check(iph);
-	skb->ip_summed = CHECKSUM_NONE;
+	/*
+	 * The L4 header did not move: a checksum still to be filled in
+	 * (CHECKSUM_PARTIAL, offloaded by the source over veth) or one the
+	 * device verified stays so; a sum over the frame no longer covers
+	 * the packet.
+	 */
+	if (skb->ip_summed == CHECKSUM_COMPLETE)
+		skb->ip_summed = CHECKSUM_NONE;
 	return 0;
 }

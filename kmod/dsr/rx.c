@@ -563,7 +563,9 @@ static enum dsr_rx dsr_forward(struct dsr_rx_ctx *c)
 	 */
 	skb_scrub_packet(skb, true);
 	skb->priority = rt_tos2priority(iph->tos);
-	skb->ip_summed = CHECKSUM_NONE;
+	/* an offloaded checksum (veth) travels on, as IP forwarding's does */
+	if (skb->ip_summed != CHECKSUM_PARTIAL)
+		skb->ip_summed = CHECKSUM_NONE;
 	if (dsr_frame(priv, skb, next, c->out))
 		return DSR_RX_CONSUMED;
 	dsr_stat(priv, DSR_S_FORWARDED);

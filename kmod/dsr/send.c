@@ -94,7 +94,9 @@ int dsr_send_routed(struct dsr_priv *priv, struct sk_buff *skb,
 		kfree_skb(skb);
 		return -ENOMEM;
 	}
-	skb->ip_summed = CHECKSUM_NONE;
+	/* the L4 header did not move: an offloaded checksum stays so */
+	if (skb->ip_summed != CHECKSUM_PARTIAL)
+		skb->ip_summed = CHECKSUM_NONE;
 	if (dsr_frame(priv, skb, hops[0], out))
 		return -ENOBUFS;
 	if (track)

@@ -9,6 +9,7 @@
 #include <linux/ip.h>
 #include <net/ip.h>
 
+#include "ah_compat.h"
 #include "dsr.h"
 
 /*
@@ -44,10 +45,60 @@ static int dsr_encap_frag(struct dsr_priv *priv, struct sk_buff *skb)
 	return 0;
 }
 
+/*
+ * One IP packet of dsr0's (a whole one, or one segment of a GSO unit):
+ * checks, then the route or the Send Buffer.  Consumes skb.  priv->lock
+ * held.
+ */
+static void dsr_xmit_one(struct dsr_priv *priv, struct sk_buff *skb,
+			 struct sk_buff_head *out)
+{
+	if (skb_linearize(skb))
+		goto drop;
+	if (ip_is_fragment(ip_hdr(skb)) && dsr_encap_frag(priv, skb)) {
+		dsr_stat(priv, DSR_S_NOMEM);
+		goto drop;
+	}
+	skb_dst_drop(skb);
+	nf_reset_ct(skb);
+	dsr_route_or_queue(priv, skb, out);
+	return;
+drop:
+	dev_core_stats_tx_dropped_inc(priv->dev);
+	kfree_skb(skb);
+}
+
+/*
+ * A GSO unit (dsr0 offers GSO, as IP tunnels do, so that the stack above
+ * runs once per unit): cut into MTU-sized IP packets here, each of which
+ * then gets its own DSR header, IP id and Route Maintenance, exactly as if
+ * the stack had sent them one by one.  The segments stay linear (no SG in
+ * the features asked for: the receive path and the Maintenance Buffer
+ * read the headers in place) and keep CHECKSUM_PARTIAL when dsr0 offers
+ * checksum offload (dsr_frame() finishes it for a slave that cannot).
+ */
+static struct sk_buff *dsr_gso_segment(struct dsr_priv *priv,
+				       struct sk_buff *skb)
+{
+	netdev_features_t f = priv->dev->features & NETIF_F_HW_CSUM;
+	struct sk_buff *segs;
+
+	segs = skb_gso_segment(skb, f);
+	if (IS_ERR_OR_NULL(segs)) {
+		dsr_stat(priv, DSR_S_NOMEM);
+		kfree_skb(skb);
+		return NULL;
+	}
+	consume_skb(skb);
+	dsr_stat(priv, DSR_S_TX_GSO);
+	return segs;
+}
+
 netdev_tx_t dsr_start_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct dsr_priv *priv = netdev_priv(dev);
-	unsigned int len = skb->len;
+	unsigned int len = skb->len, n = 1;
+	struct sk_buff *segs = NULL, *next;
 	struct sk_buff_head out;
 	const struct iphdr *iph;
 
@@ -67,29 +118,42 @@ netdev_tx_t dsr_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		dsr_stat(priv, DSR_S_NO_ADDRESS);
 		goto drop;
 	}
-	if (skb_linearize(skb))
-		goto drop;
-	if (ip_is_fragment(ip_hdr(skb)) && dsr_encap_frag(priv, skb)) {
-		dsr_stat(priv, DSR_S_NOMEM);
-		goto drop;
+	if (skb_is_gso(skb)) {
+		segs = dsr_gso_segment(priv, skb);
+		if (!segs)
+			goto dropped;
+		n = 0;
+		skb_list_walk_safe(segs, skb, next)
+			n++;
+		dsr_stat_add(priv, DSR_S_TX_GSO_SEGS, n);
 	}
-	skb_dst_drop(skb);
-	nf_reset_ct(skb);
 	__skb_queue_head_init(&out);
 	dsr_lock(priv);
 	if (priv->dead) {
 		dsr_unlock(priv);
-		goto drop;
+		if (segs)
+			kfree_skb_list(segs);
+		else
+			kfree_skb(skb);
+		goto dropped;
 	}
-	dsr_route_or_queue(priv, skb, &out);
+	if (segs) {
+		skb_list_walk_safe(segs, skb, next) {
+			skb_mark_not_on_list(skb);
+			dsr_xmit_one(priv, skb, &out);
+		}
+	} else {
+		dsr_xmit_one(priv, skb, &out);
+	}
 	dsr_out_commit(priv, &out);
 	dsr_unlock(priv);
 	dsr_out_flush(priv);
-	dev_sw_netstats_tx_add(dev, 1, len);
+	dev_sw_netstats_tx_add(dev, n, len);
 	return NETDEV_TX_OK;
 
 drop:
-	dev_core_stats_tx_dropped_inc(dev);
 	kfree_skb(skb);
+dropped:
+	dev_core_stats_tx_dropped_inc(dev);
 	return NETDEV_TX_OK;
 }
