@@ -234,7 +234,7 @@ void dsr_send_rrep(struct dsr_priv *priv, __be32 initiator,
 	if (n > DSR_MAX_PATH || !nback)
 		return;
 	dsr_put_rrep(opt, external, route, n);
-	if (!dsr_send_ctrl_routed(priv, initiator, back, nback, opt,
+	if (!dsr_send_ctrl_routed(priv, initiator, back, nback, 0, opt,
 				  DSR_RREP_SIZE(n), out))
 		dsr_stat(priv, DSR_S_RREP_SENT);
 }

@@ -153,6 +153,8 @@ enum dsr_stat {
 	DSR_S_TX_GSO,
 	DSR_S_TX_GSO_SEGS,
 	DSR_S_TX_CSUM_SW,
+	DSR_S_RERR_CARRIED,
+	DSR_S_RERR_RESENT,
 	/* one per enum dsr_bad, in its order (DSR_OK excluded) */
 	DSR_S_BAD_FIRST,
 	DSR_S_BAD_LAST = DSR_S_BAD_FIRST + __DSR_BAD_MAX - 2,
@@ -454,8 +456,9 @@ void dsr_send_cached(struct dsr_priv *priv, struct sk_buff *skb,
 		     const __be32 *hops, unsigned int n,
 		     struct sk_buff_head *out);
 int dsr_send_ctrl_routed(struct dsr_priv *priv, __be32 dst,
-			 const __be32 *hops, unsigned int n, const u8 *opts,
-			 size_t optlen, struct sk_buff_head *out);
+			 const __be32 *hops, unsigned int n, u8 salvage,
+			 const u8 *opts, size_t optlen,
+			 struct sk_buff_head *out);
 
 /* xmit.c */
 netdev_tx_t dsr_start_xmit(struct sk_buff *skb, struct net_device *dev);

@@ -88,30 +88,42 @@ static bool dsr_maint_hold(struct dsr_priv *priv, struct dsr_maint *m,
 	return true;
 }
 
-/* A Route Error to dst: the link from us to unreachable is broken. */
-static void dsr_send_rerr(struct dsr_priv *priv, __be32 dst, u8 salvage,
-			  __be32 unreachable, struct sk_buff_head *out)
-{
-	__be32 hops[DSR_MAX_PATH];
-	u8 opt[DSR_RERR_SIZE];
-	unsigned int n;
-
-	n = dsr_rc_lookup(&priv->rc, dst, hops, dsr_now(priv));
-	if (!n) {
-		dsr_stat(priv, DSR_S_RERR_NO_ROUTE);
-		return;
-	}
-	dsr_put_rerr(opt, salvage, dsr_self(priv), dst, unreachable);
-	if (!dsr_send_ctrl_routed(priv, dst, hops, n, opt, sizeof(opt), out))
-		dsr_stat(priv, DSR_S_RERR_SENT);
-}
-
 /* What a failed packet tells its Route Error and the Blacklist. */
 struct dsr_failed {
 	__be32 rerr_dst;	/* the Route Error goes here (0: nowhere) */
 	u8 salvage;
 	bool rrep;		/* it carried a Route Reply */
+	/* its Route Error and Acknowledgment options the Route Error takes */
+	u8 carry[DSR_EXTRA_MAX - DSR_RERR_SIZE];
+	size_t carry_len;
 };
+
+/*
+ * A Route Error to f->rerr_dst: the link from us to unreachable is broken;
+ * after it the options of the failed packet that it carries (8.3.4).
+ */
+static void dsr_send_rerr(struct dsr_priv *priv, const struct dsr_failed *f,
+			  __be32 unreachable, struct sk_buff_head *out)
+{
+	u8 opt[DSR_RERR_SIZE + sizeof(f->carry)];
+	__be32 hops[DSR_MAX_PATH];
+	unsigned int n;
+
+	n = dsr_rc_lookup(&priv->rc, f->rerr_dst, hops, dsr_now(priv));
+	if (!n) {
+		dsr_stat(priv, DSR_S_RERR_NO_ROUTE);
+		return;
+	}
+	dsr_put_rerr(opt, f->salvage, dsr_self(priv), f->rerr_dst,
+		     unreachable);
+	memcpy(opt + DSR_RERR_SIZE, f->carry, f->carry_len);
+	if (dsr_send_ctrl_routed(priv, f->rerr_dst, hops, n, 0, opt,
+				 DSR_RERR_SIZE + f->carry_len, out))
+		return;
+	dsr_stat(priv, DSR_S_RERR_SENT);
+	if (f->carry_len)
+		dsr_stat(priv, DSR_S_RERR_CARRIED);
+}
 
 /*
  * Section 8.3.4: the Route Error for a packet goes to its IP source, or,
@@ -129,6 +141,7 @@ static void dsr_maint_failed(struct dsr_priv *priv, const struct dsr_maint *m,
 	f->rerr_dst = m->saddr;
 	f->salvage = 0;
 	f->rrep = false;
+	f->carry_len = 0;
 	if (skb_headlen(skb) < off)
 		return;
 	dh = skb->data + off;
@@ -141,6 +154,9 @@ static void dsr_maint_failed(struct dsr_priv *priv, const struct dsr_maint *m,
 			f->rerr_dst = dsr_srt_node(dh, p.srt, m->saddr,
 						   m->daddr, 1);
 	}
+	f->carry_len = dsr_rerr_carry(f->carry, sizeof(f->carry), dh, &p,
+				      f->salvage,
+				      DSR_P(priv, MAX_SALVAGE_COUNT));
 }
 
 /*
@@ -250,8 +266,7 @@ static void dsr_link_failed(struct dsr_priv *priv, __be32 nexthop,
 				;
 			if (i == ntold && ntold < ARRAY_SIZE(told)) {
 				told[ntold++] = f.rerr_dst;
-				dsr_send_rerr(priv, f.rerr_dst, f.salvage,
-					      nexthop, out);
+				dsr_send_rerr(priv, &f, nexthop, out);
 			}
 		}
 		dsr_maint_reroute(priv, m, out);

@@ -277,3 +277,61 @@ bool dsr_route_ok(const __be32 *a, unsigned int n, __be32 self,
 	}
 	return true;
 }
+
+/*
+ * Section 8.3.4: the Route Error and Acknowledgment options of hdr (p)
+ * that a new Route Error (its Salvage: salvage) carries after itself: in
+ * their order, each Route Error only while the total salvage count (6.4:
+ * one plus Salvage, summed over the Route Errors up to it) stays within
+ * max_salvage, and nothing after one that is left out (nor after one that
+ * finds no room in the room bytes at b).  Returns the bytes copied to b.
+ */
+size_t dsr_rerr_carry(u8 *b, size_t room, const u8 *hdr,
+		      const struct dsr_parsed *p, u8 salvage, u8 max_salvage)
+{
+	unsigned int i = 0, j = 0, total = 1 + (salvage & 0xf);
+	size_t len = 0;
+
+	while (i < p->n_rerr || j < p->n_ack) {
+		bool rerr = j >= p->n_ack ||
+			    (i < p->n_rerr && p->rerr[i] < p->ack[j]);
+		u16 off = rerr ? p->rerr[i++] : p->ack[j++];
+		size_t olen = 2 + dsr_opt_len(hdr, off);
+
+		if (rerr) {
+			total += 1 + (hdr[off + 3] & 0xf);
+			if (total > max_salvage)
+				break;
+		}
+		if (len + olen > room)
+			break;
+		memcpy(b + len, hdr + off, olen);
+		len += olen;
+	}
+	return len;
+}
+
+/*
+ * Section 8.3.5: when the option after the Route Error at off is a Route
+ * Error or an Acknowledgment that self originated, the run of Route Error
+ * and Acknowledgment options from there on is to be sent again, to that
+ * option's Error or Acknowledgment Destination (*dst).  Returns the run's
+ * length (0: nothing to send again) and its offset in *start.
+ */
+size_t dsr_rerr_returned(const u8 *hdr, const struct dsr_parsed *p, u16 off,
+			 __be32 self, __be32 *dst, u16 *start)
+{
+	u16 first = off + 2 + dsr_opt_len(hdr, off), o = first;
+
+	if (first + 2 > p->len ||
+	    (hdr[first] != DSR_OPT_RERR && hdr[first] != DSR_OPT_ACK) ||
+	    ah_get_addr(hdr + first + 4) != self)
+		return 0;
+	/* (dsr_parse() checked every known option's length against p->len) */
+	while (o + 2 <= p->len &&
+	       (hdr[o] == DSR_OPT_RERR || hdr[o] == DSR_OPT_ACK))
+		o += 2 + dsr_opt_len(hdr, o);
+	*dst = ah_get_addr(hdr + first + 8);
+	*start = first;
+	return o - first;
+}

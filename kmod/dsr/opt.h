@@ -168,6 +168,11 @@ size_t dsr_put_areq(u8 *b, u16 id);
 size_t dsr_put_ack(u8 *b, u16 id, __be32 src, __be32 dst);
 size_t dsr_put_srt(u8 *b, u8 salvage, unsigned int segs, const __be32 *a,
 		   unsigned int n);
+/* Route Error piggybacking (sections 8.3.4 and 8.3.5). */
+size_t dsr_rerr_carry(u8 *b, size_t room, const u8 *hdr,
+		      const struct dsr_parsed *p, u8 salvage, u8 max_salvage);
+size_t dsr_rerr_returned(const u8 *hdr, const struct dsr_parsed *p, u16 off,
+			 __be32 self, __be32 *dst, u16 *start);
 /* Pad to a multiple of 4 and set Payload Length; returns the total. */
 size_t dsr_finish(u8 *hdr, size_t len);
 

@@ -356,6 +356,36 @@ static void dsr_rx_rerr(struct dsr_rx_ctx *c, u16 off)
 	trace_dsr_route(priv->dev, DSR_EVENT_ROUTE_ERROR, from, to, 0);
 }
 
+/*
+ * Section 8.3.5, at the packet's destination: the Route Error at off came
+ * back with options of ours after it (a Route Error or Acknowledgment we
+ * sent, which the node that could not forward it appended to its own
+ * error, 8.3.4): they go out again, to their destination, over what our
+ * cache now holds, with the Salvage of the Route Error.  Returns the end
+ * of what was sent again (the Route Errors before it are done).
+ */
+static u16 dsr_rx_rerr_returned(struct dsr_rx_ctx *c, u16 off)
+{
+	struct dsr_priv *priv = c->priv;
+	__be32 dst, hops[DSR_MAX_PATH];
+	unsigned int n;
+	u16 start;
+	size_t len;
+
+	len = dsr_rerr_returned(c->dh, c->p, off, c->self, &dst, &start);
+	if (!len)
+		return 0;
+	n = dsr_rc_lookup(&priv->rc, dst, hops, dsr_now(priv));
+	if (!n || len > DSR_EXTRA_MAX) {
+		dsr_stat(priv, DSR_S_RERR_NO_ROUTE);
+		return start + len;
+	}
+	if (!dsr_send_ctrl_routed(priv, dst, hops, n, c->dh[off + 3] & 0xf,
+				  c->dh + start, len, c->out))
+		dsr_stat(priv, DSR_S_RERR_RESENT);
+	return start + len;
+}
+
 /* An Acknowledgment with id to the neighbour to, in one hop. */
 static void dsr_send_ack(struct dsr_rx_ctx *c, u16 id, __be32 to)
 {
@@ -687,6 +717,14 @@ static enum dsr_rx dsr_process(struct dsr_rx_ctx *c)
 		if (!c->overheard)
 			dsr_stat(priv, DSR_S_NOT_FOR_US);
 		return DSR_RX_DROP;
+	}
+	if (c->dst == c->self) {
+		u16 done = 0;
+
+		for (i = 0; i < p->n_rerr; i++)
+			if (p->rerr[i] >= done)
+				done = max(done,
+					   dsr_rx_rerr_returned(c, p->rerr[i]));
 	}
 	if (p->areq)
 		dsr_rx_areq(c);

@@ -123,10 +123,14 @@ void dsr_send_cached(struct dsr_priv *priv, struct sk_buff *skb,
 	dsr_send_routed(priv, skb, hops, n, flags, 0, NULL, 0, out);
 }
 
-/* A Route Reply or Error (opts) to dst along hops, maintained like data. */
+/*
+ * A Route Reply or Error (opts) to dst along hops, maintained like data;
+ * salvage: the Source Route's Salvage (section 8.3.5).
+ */
 int dsr_send_ctrl_routed(struct dsr_priv *priv, __be32 dst,
-			 const __be32 *hops, unsigned int n, const u8 *opts,
-			 size_t optlen, struct sk_buff_head *out)
+			 const __be32 *hops, unsigned int n, u8 salvage,
+			 const u8 *opts, size_t optlen,
+			 struct sk_buff_head *out)
 {
 	struct sk_buff *skb;
 
@@ -135,6 +139,6 @@ int dsr_send_ctrl_routed(struct dsr_priv *priv, __be32 dst,
 	if (!skb)
 		return -ENOMEM;
 	ip_hdr(skb)->protocol = DSR_NO_NEXT_HEADER;
-	return dsr_send_routed(priv, skb, hops, n, DSR_SEND_CTRL, 0, opts,
-			       optlen, out);
+	return dsr_send_routed(priv, skb, hops, n, DSR_SEND_CTRL, salvage,
+			       opts, optlen, out);
 }

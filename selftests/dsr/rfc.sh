@@ -5,7 +5,8 @@
 # the Blacklist of a unidirectional link (section 4.6), a Route Request
 # that carries a payload (8.2.2), an Acknowledgement Request that comes
 # with an Acknowledgement (8.3.3), the Route Error for a salvaged packet
-# (8.3.4), a full Maintenance Buffer (4.5), which holds what left the
+# (8.3.4), a Route Error that comes back with ours after it and goes
+# again (8.3.4-8.3.5), a full Maintenance Buffer (4.5), which holds what left the
 # node unacknowledged, not what waits in its interface queue, and an
 # acknowledgment that confirms every packet sent before it (8.3.1-8.3.2,
 # with ack_all).  Node 1
@@ -192,6 +193,50 @@ test_rerr_salvaged() {
 	check "1 received it" dsr_stat_ge 1 rerr_received $((rerr + 1))
 }
 
+# Sections 8.3.4-8.3.5: a Route Error whose own route breaks still
+# arrives.  1 sends (crafted) a Route Error for 3 through 2 to 4; 4 no
+# longer hears 2, so 2's Route Error to 1 carries 1's error after its own,
+# and 1, finding its own error come back, sends it again, to 3.
+test_rerr_returned() {
+	local cap pid lines carried resent got l
+	fresh || return 1
+	dsr_ping_ok 2 4 1 || dsr_ping_ok 2 4 1 || return 1
+	dsr_ping_ok 2 1 1 || dsr_ping_ok 2 1 1 || return 1
+	dsr_ping_ok 1 3 1 || dsr_ping_ok 1 3 1 || return 1
+	mf 4 del dev eth0 "$(node_mac 2)" || return 1
+	carried=$(dsr_stat 2 rerr_carried)
+	resent=$(dsr_stat 1 rerr_resent)
+	got=$(dsr_stat 3 rerr_received)
+	cap=$(mktemp -u --suffix=.pcap)
+	nsexec 1 tcpdump -i eth0 -U -w "$cap" 'ip proto 48' >/dev/null 2>&1 &
+	pid=$!
+	busywait 10000 test -s "$cap" || { kill $pid; return 1; }
+	craft 1 rerrfwd eth0 "$(node_mac 1)" "$(node_mac 2)" "$(node_ip 1)" \
+		"$(node_ip 4)" "$(node_ip 1)" "$(node_ip 3)" 10.0.0.99 \
+		"$(node_ip 2)" || return 1
+	busywait 10000 dsr_stat_ge 2 rerr_carried $((carried + 1))
+	busywait 5000 dsr_stat_ge 1 rerr_resent $((resent + 1))
+	busywait 5000 dsr_stat_ge 3 rerr_received $((got + 1))
+	sleep 0.5
+	kill $pid
+	wait $pid 2>/dev/null
+	lines=$("$PYTHON" "$CRAFT" rerrpkts "$cap")
+	rm -f "$cap"
+	diag "packets with route errors at 1 (ip source, destination | error:" \
+		"source destination salvage unreachable):"
+	while read -r l; do
+		diag "  ${l:-none}"
+	done <<< "$lines"
+	check "2's route error to 1 carried 1's after its own" \
+		grep -qxF "$(node_ip 2) $(node_ip 1) | $(node_ip 2) $(node_ip 1) 0 $(node_ip 4) | $(node_ip 1) $(node_ip 3) 0 10.0.0.99" <<< "$lines" &&
+	check "1 sent its own error again, to 3" \
+		grep -qxF "$(node_ip 1) $(node_ip 3) | $(node_ip 1) $(node_ip 3) 0 10.0.0.99" <<< "$lines" &&
+	check "  counted (rerr_carried at 2, rerr_resent at 1)" \
+		dsr_stat_ge 2 rerr_carried $((carried + 1)) &&
+	check "  (rerr_resent)" dsr_stat_ge 1 rerr_resent $((resent + 1)) &&
+	check "3 received it" dsr_stat_ge 3 rerr_received $((got + 1))
+}
+
 udp_to_4() {	# COUNT: datagrams from 2 to 4
 	nsexec 2 "$PYTHON" "$AH_ROOT/selftests/lib/udp.py" send \
 		"$(node_ip 4)" 9 100 "$1" 0 >/dev/null
@@ -276,11 +321,12 @@ test_ack_all() {
 }
 
 shared_setup diamond
-ktap_begin 7
+ktap_begin 8
 run_case "a unidirectional link: blacklisted, probed, cleared" test_blacklist
 run_case "a route request's payload reaches its target once" test_rreq_payload
 run_case "an ack request that comes with an ack is answered" test_ack_with_request
 run_case "the route error of a salvaged packet goes to its salvager" test_rerr_salvaged
+run_case "a route error whose route breaks comes back, and goes again" test_rerr_returned
 run_case "a full maintenance buffer discards, and counts" test_maint_full
 run_case "what waits in the interface queue is not in the buffer" test_maint_queued
 run_case "with ack_all, an ack confirms what was sent before it" test_ack_all

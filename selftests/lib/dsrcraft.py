@@ -21,6 +21,14 @@
                                              = HOP..., sent by the first)
   dsrcraft.py rerrs PCAP                     (each Route Error captured:
                                              "src dst salvage unreachable")
+  dsrcraft.py rerrfwd IFACE SRC_MAC DST_MAC SRC DST ESRC EDST UNREACH HOP...
+                                             (a Route Error from ESRC to
+                                             EDST in a packet from SRC to
+                                             DST, Address[1..] = HOP...)
+  dsrcraft.py rerrpkts PCAP                  (each packet with Route
+                                             Errors: "ipsrc ipdst" and per
+                                             error " | src dst salvage
+                                             unreachable")
 
 Each CLASS is one way to be wrong, named after the dsr0 counter it must
 raise (ethtool -S dsr0); "unknown_ignore" and "unknown_remove" are valid.
@@ -142,6 +150,12 @@ def sendall(iface, frames, pps=0):
 
 def rerrs(path):
     """The Route Errors in a pcap file of Ethernet frames."""
+    for _, errs in rerr_packets(path):
+        yield from errs
+
+
+def rerr_packets(path):
+    """(ip source and destination, [Route Error]) per packet with any."""
     with open(path, "rb") as f:
         data = f.read()
     off = 24
@@ -155,6 +169,7 @@ def rerrs(path):
         if len(dh) < 4:
             continue
         opts = dh[4:4 + struct.unpack("!H", dh[2:4])[0]]
+        errs = []
         i = 0
         while i < len(opts):
             t = opts[i]
@@ -166,10 +181,14 @@ def rerrs(path):
             n = opts[i + 1]
             o = opts[i:i + 2 + n]
             if t == 3 and len(o) >= 16:
-                yield "%s %s %d %s" % (socket.inet_ntoa(o[4:8]),
-                                       socket.inet_ntoa(o[8:12]),
-                                       o[3] & 15, socket.inet_ntoa(o[12:16]))
+                errs.append("%s %s %d %s" % (socket.inet_ntoa(o[4:8]),
+                                             socket.inet_ntoa(o[8:12]),
+                                             o[3] & 15,
+                                             socket.inet_ntoa(o[12:16])))
             i += 2 + n
+        if errs:
+            yield "%s %s" % (socket.inet_ntoa(frame[26:30]),
+                             socket.inet_ntoa(frame[30:34])), errs
 
 
 def main():
@@ -225,6 +244,18 @@ def main():
         opts = srt(hops, len(hops) - 1, int(salvage))
         pkt = dsr(opts, nh=17) + udp(9, b"salvaged")
         sendall(iface, [eth + ip(orig, dst, pkt, ident=4711)])
+        return
+    if sys.argv[1] == "rerrfwd":
+        iface, smac, dmac, src, dst, esrc, edst, unreach = sys.argv[2:10]
+        hops = sys.argv[10:]
+        eth = mac(dmac) + mac(smac) + b"\x08\x00"
+        rerr = struct.pack("!BBBB", 3, 14, 1, 0) + addrs(esrc, edst, unreach)
+        pkt = dsr(srt(hops, len(hops)) + rerr)
+        sendall(iface, [eth + ip(src, dst, pkt, ident=4712)])
+        return
+    if sys.argv[1] == "rerrpkts":
+        for ips, errs in rerr_packets(sys.argv[2]):
+            print(ips + "".join(" | " + e for e in errs))
         return
     if sys.argv[1] == "rerrs":
         for line in rerrs(sys.argv[2]):

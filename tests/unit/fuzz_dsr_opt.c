@@ -106,6 +106,22 @@ static void check_rerr(const u8 *h, const struct dsr_parsed *p, u16 off)
 	NEED(len >= 10);
 	sink += h[off + 2] + (h[off + 3] & 0xf) + ah_get_addr(h + off + 4) +
 		ah_get_addr(h + off + 8);
+	/*
+	 * 8.3.5: whatever follows it, with the address after it as ours;
+	 * the run to send again lies inside the header
+	 */
+	if ((size_t)off + 2 + len + 8 <= p->len) {
+		u16 start = 0;
+		__be32 dst;
+		size_t run;
+
+		run = dsr_rerr_returned(h, p, off,
+					ah_get_addr(h + off + 2 + len + 4),
+					&dst, &start);
+		NEED(!run || (start == off + 2 + len &&
+			      (size_t)start + run <= p->len));
+		sink += run;
+	}
 	switch (h[off + 2]) {
 	case DSR_RERR_NODE_UNREACHABLE:
 		NEED(len >= 14);
@@ -325,6 +341,16 @@ static void fuzz_parse(const u8 *data, size_t size)
 		check_rerr(data, &p, p.rerr[i]);
 	for (i = 0; i < p.n_ack; i++)
 		check_ack(data, &p, p.ack[i]);
+	{
+		/* 8.3.4: what a Route Error for this packet carries fits */
+		u8 carry[96];
+		size_t w = dsr_rerr_carry(carry, sizeof(carry), data, &p,
+					  (u8)size, 15);
+
+		NEED(w <= sizeof(carry));
+		NEED(!w || carry[0] == DSR_OPT_RERR || carry[0] == DSR_OPT_ACK);
+		sink += w;
+	}
 	for (i = 0; i < p.n_unknown; i++) {
 		check_opt(data, &p, p.unknown[i], data[p.unknown[i]]);
 		NEED(DSR_UNK_ACTION(data[p.unknown[i]]) == DSR_UNK_REMOVE ||

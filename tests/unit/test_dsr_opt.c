@@ -1130,12 +1130,106 @@ static bool t_route_unroutable(void)
 	return true;
 }
 
+/*
+ * A header of: a Source Route, then Route Errors with the given Salvage
+ * values (-1: an Acknowledgment instead) from node(10 + i) to node(20 + i).
+ */
+static size_t piggy_hdr(u8 *b, const int *kinds, unsigned int n,
+			struct dsr_parsed *p)
+{
+	__be32 a[2] = { node(1), node(2) };
+	size_t len = dsr_put_hdr(b, NH);
+	unsigned int i;
+
+	len += dsr_put_srt(b + len, 0, 1, a, 2);
+	for (i = 0; i < n; i++)
+		len += kinds[i] < 0 ?
+			dsr_put_ack(b + len, (u16)i, node(10 + i), node(20 + i)) :
+			dsr_put_rerr(b + len, (u8)kinds[i], node(10 + i),
+				     node(20 + i), node(30 + i));
+	len = dsr_finish(b, len);
+	if (parse(b, len, p) != DSR_OK)
+		abort();
+	return len;
+}
+
+/* Section 8.3.4: what a new Route Error carries of the failed packet. */
+static bool t_rerr_carry(void)
+{
+	const int all[] = { 0, -1, 2, -1 }, over[] = { 1, -1, 9, -1, 0 };
+	struct dsr_parsed p;
+	u8 b[256], c[256];
+	size_t w;
+
+	/* everything, in order */
+	piggy_hdr(b, all, 4, &p);
+	w = dsr_rerr_carry(c, sizeof(c), b, &p, 0, 15);
+	CHECK_EQ(w, 2 * DSR_RERR_SIZE + 2 * DSR_ACK_SIZE);
+	CHECK_EQ(c[0], DSR_OPT_RERR);
+	CHECK(ah_get_addr(c + 4) == node(10));
+	CHECK_EQ(c[16], DSR_OPT_ACK);
+	CHECK(ah_get_addr(c + 16 + 4) == node(11));
+	CHECK_EQ(c[28], DSR_OPT_RERR);
+	CHECK(ah_get_addr(c + 28 + 4) == node(12));
+	CHECK_EQ(c[44], DSR_OPT_ACK);
+	/*
+	 * total salvage counts: new (1 + 3) = 4, then 1 + 1 = 6, then 1 + 9
+	 * = 16 > 15: the third Route Error and all after it stay out
+	 */
+	piggy_hdr(b, over, 5, &p);
+	w = dsr_rerr_carry(c, sizeof(c), b, &p, 3, 15);
+	CHECK_EQ(w, DSR_RERR_SIZE + DSR_ACK_SIZE);
+	CHECK_EQ(c[0], DSR_OPT_RERR);
+	CHECK_EQ(c[16], DSR_OPT_ACK);
+	/* with 17 (16, then 17 for the last) all of them */
+	w = dsr_rerr_carry(c, sizeof(c), b, &p, 3, 17);
+	CHECK_EQ(w, 3 * DSR_RERR_SIZE + 2 * DSR_ACK_SIZE);
+	/* no room for the second: only the first */
+	w = dsr_rerr_carry(c, DSR_RERR_SIZE + DSR_ACK_SIZE - 1, b, &p, 0, 15);
+	CHECK_EQ(w, DSR_RERR_SIZE);
+	/* a packet with neither: nothing */
+	piggy_hdr(b, all, 0, &p);
+	CHECK_EQ(dsr_rerr_carry(c, sizeof(c), b, &p, 0, 15), 0);
+	return true;
+}
+
+/* Section 8.3.5: the options of ours after a Route Error go out again. */
+static bool t_rerr_returned(void)
+{
+	const int kinds[] = { 0, 2, -1, 5 };
+	struct dsr_parsed p;
+	u16 start = 0;
+	__be32 dst = 0;
+	size_t w;
+	u8 b[256];
+
+	piggy_hdr(b, kinds, 4, &p);
+	/* after the first: node(11)'s Route Error, and the two after it */
+	w = dsr_rerr_returned(b, &p, p.rerr[0], node(11), &dst, &start);
+	CHECK_EQ(w, 2 * DSR_RERR_SIZE + DSR_ACK_SIZE);
+	CHECK_EQ(start, p.rerr[1]);
+	CHECK(dst == node(21));
+	/* not ours: nothing */
+	CHECK_EQ(dsr_rerr_returned(b, &p, p.rerr[0], node(10), &dst, &start),
+		 0);
+	/* after the second, the Acknowledgment of node(12) */
+	w = dsr_rerr_returned(b, &p, p.rerr[1], node(12), &dst, &start);
+	CHECK_EQ(w, DSR_RERR_SIZE + DSR_ACK_SIZE);
+	CHECK(dst == node(22));
+	/* the last option: nothing follows it (padding at most) */
+	CHECK_EQ(dsr_rerr_returned(b, &p, p.rerr[2], node(13), &dst, &start),
+		 0);
+	return true;
+}
+
 static const struct ktap_case fn_cases[] = {
 	{ "header alone round trip", t_hdr_only },
 	{ "RREQ round trip, 0..DSR_MAX_PATH addresses", t_rreq_round_trip },
 	{ "RREP round trip, L bit, 1..DSR_MAX_PATH addresses",
 	  t_rrep_round_trip },
 	{ "RERR round trip, Salvage masked", t_rerr_round_trip },
+	{ "RERR carries the failed packet's RERR/ACK (8.3.4)", t_rerr_carry },
+	{ "RERR returned with options of ours (8.3.5)", t_rerr_returned },
 	{ "AREQ round trip", t_areq_round_trip },
 	{ "ACK round trip", t_ack_round_trip },
 	{ "SRT round trip, every Segs Left, one too many refused",
