@@ -28,6 +28,17 @@
 #include <net/gso.h>
 #endif
 
+/* IPv4 has a GSO size limit of its own since 6.3 (BIG TCP) */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#define ah_set_gso_max_size(dev, n)					\
+	do {								\
+		(dev)->gso_max_size = (n);				\
+		(dev)->gso_ipv4_max_size = (n);				\
+	} while (0)
+#else
+#define ah_set_gso_max_size(dev, n) ((dev)->gso_max_size = (n))
+#endif
+
 /* NETIF_F_LLTX became a private flag in 6.11 */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
 #define ah_set_lltx(dev) ((dev)->lltx = true)

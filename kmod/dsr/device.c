@@ -250,14 +250,17 @@ static void dsr_setup(struct net_device *dev)
 	dev->flags = IFF_NOARP;
 	dev->priv_flags |= IFF_NO_QUEUE;
 	/*
-	 * As IP tunnels: the stack hands dsr0 GSO units (segmented in
-	 * dsr_start_xmit(), once the route is known) with the checksum left
-	 * to fill in, which travels on to a slave that fills it in (veth
-	 * even across the hops) or is filled in before one that cannot.
+	 * As IP tunnels: the stack hands dsr0 GSO units (which cross the
+	 * hops whole where the slaves carry them, offload.c) with the
+	 * checksum left to fill in, which travels on to a slave that fills
+	 * it in (veth even across the hops) or is filled in before one that
+	 * cannot.
 	 * "ethtool -K dsr0 gso off tso off tx off" turns them off.
 	 */
 	dev->features |= DSR_FEATURES;
 	dev->hw_features |= DSR_FEATURES;
+	/* a unit with the DSR header still fits IP's 64 KB (offload.c) */
+	ah_set_gso_max_size(dev, GSO_LEGACY_MAX_SIZE - DSR_GSO_RESERVE);
 	ah_set_lltx(dev);
 	/*
 	 * Its netfilter hook, its slaves and its tables belong to one

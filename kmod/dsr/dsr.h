@@ -422,6 +422,13 @@ void dsr_timer_init(struct dsr_priv *priv);
 int dsr_stray_init(void);
 void dsr_stray_exit(void);
 
+/* offload.c: a GSO unit with a DSR header (its mark among its GSO types) */
+#define DSR_GSO_MARK		SKB_GSO_SCTP
+/* room left in a GSO unit of dsr0's for the largest DSR header */
+#define DSR_GSO_RESERVE		512
+int dsr_offload_init(void);
+void dsr_offload_exit(void);
+
 /* neigh.c */
 struct dsr_neigh *dsr_neigh_find(struct dsr_priv *priv, __be32 addr);
 void dsr_neigh_heard(struct dsr_priv *priv, __be32 addr, const u8 *mac,

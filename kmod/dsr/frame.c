@@ -9,6 +9,7 @@
 #include <linux/ip.h>
 #include <net/ip.h>
 
+#include "ah_compat.h"
 #include "dsr.h"
 
 /*
@@ -89,7 +90,8 @@ int dsr_frame(struct dsr_priv *priv, struct sk_buff *skb, __be32 nexthop,
 		kfree_skb(skb);
 		return -ENODEV;
 	}
-	if (skb->len > s->dev->mtu) {
+	if (skb_is_gso(skb) ? !skb_gso_validate_network_len(skb, s->dev->mtu) :
+	    skb->len > s->dev->mtu) {
 		dsr_stat(priv, DSR_S_TX_TOO_BIG);
 		kfree_skb(skb);
 		return -EMSGSIZE;
@@ -97,9 +99,10 @@ int dsr_frame(struct dsr_priv *priv, struct sk_buff *skb, __be32 nexthop,
 	/*
 	 * An offloaded checksum is filled in here unless the slave fills in
 	 * any (NETIF_F_HW_CSUM): one that offloads only TCP and UDP over IPv4
-	 * would look for them after the IP header and find ours.
+	 * would look for them after the IP header and find ours.  (A GSO
+	 * unit's are filled in where it is cut, offload.c.)
 	 */
-	if (skb->ip_summed == CHECKSUM_PARTIAL &&
+	if (skb->ip_summed == CHECKSUM_PARTIAL && !skb_is_gso(skb) &&
 	    !(s->dev->features & NETIF_F_HW_CSUM)) {
 		if (skb_checksum_help(skb)) {
 			dsr_stat(priv, DSR_S_NOMEM);
@@ -107,6 +110,18 @@ int dsr_frame(struct dsr_priv *priv, struct sk_buff *skb, __be32 nexthop,
 			return -ENOMEM;
 		}
 		dsr_stat(priv, DSR_S_TX_CSUM_SW);
+	}
+	/*
+	 * A GSO unit's transport header is its L4 header, after ours: the
+	 * core reads it there (qdisc_pkt_len_segs_init() drops a unit whose
+	 * TCP header is not where the transport header points, since 2026's
+	 * stable kernels), and so do the segmenting and TSO paths.
+	 */
+	if (skb_is_gso(skb)) {
+		unsigned int off = ip_hdrlen(skb);
+
+		skb_set_transport_header(skb, off + DSR_HDR_LEN +
+					 ah_get16(skb->data + off + 2));
 	}
 	if (dsr_push_eth(skb, s, n ? dest : s->dev->broadcast)) {
 		dsr_stat(priv, DSR_S_NOMEM);
@@ -200,5 +215,8 @@ int dsr_strip_hdr(struct sk_buff *skb, const struct dsr_parsed *p)
 	 */
 	if (skb->ip_summed == CHECKSUM_COMPLETE)
 		skb->ip_summed = CHECKSUM_NONE;
+	/* a plain TCP or UDP unit again, for the stack (offload.c) */
+	if (skb_is_gso(skb))
+		skb_shinfo(skb)->gso_type &= ~DSR_GSO_MARK;
 	return 0;
 }

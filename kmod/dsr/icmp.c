@@ -53,7 +53,7 @@ static bool dsr_icmp_ratelimit(struct dsr_priv *priv, __be32 dst)
 }
 
 /*
- * skb: the offending packet, data at its IP header, tot_len linear; p: its
+ * skb: the offending packet, data at its IP and DSR headers (linear); p: its
  * DSR header (stripped from the quote), or NULL to quote it as received.
  * info: the ICMP header's second word.  priv->lock held.
  */
@@ -70,13 +70,17 @@ void dsr_icmp_send(struct dsr_priv *priv, const struct sk_buff *skb,
 	struct sk_buff *nskb;
 	unsigned int n;
 	u8 proto = p ? p->next_header : in->protocol;
+	const u8 *l4;
+	u8 l4type;
 
 	skip = p ? p->len : 0;
-	if (!dsr_self(priv) || tot > skb_headlen(skb) || ihl + skip > tot ||
+	if (!dsr_self(priv) || tot > skb->len || ihl + skip > tot ||
 	    proto == DSR_NO_NEXT_HEADER)
 		return;
-	if (!dsr_icmp_allowed(priv, in, skb->data + ihl + skip,
-			      tot - ihl - skip, proto) ||
+	/* (the L4 header need not be linear: a GSO unit's payload is not) */
+	l4 = skb_header_pointer(skb, ihl + skip, min(tot - ihl - skip, 1U),
+				&l4type);
+	if (!dsr_icmp_allowed(priv, in, l4, l4 ? tot - ihl - skip : 0, proto) ||
 	    !dsr_icmp_ratelimit(priv, in->saddr))
 		return;
 	qlen = min_t(unsigned int, tot - skip, DSR_ICMP_QUOTE);
@@ -93,7 +97,10 @@ void dsr_icmp_send(struct dsr_priv *priv, const struct sk_buff *skb,
 	q = skb_put(nskb, qlen);
 	/* the quote: the IP header, then what followed the DSR header */
 	memcpy(q, in, ihl);
-	memcpy((u8 *)q + ihl, skb->data + ihl + skip, qlen - ihl);
+	if (skb_copy_bits(skb, ihl + skip, (u8 *)q + ihl, qlen - ihl)) {
+		kfree_skb(nskb);
+		return;
+	}
 	if (p) {
 		q->protocol = p->next_header;
 		q->tot_len = htons(tot - skip);

@@ -4,7 +4,8 @@
  * net_device, after the CMU Monarch testbed (Maltz, Broch, Johnson).
  *
  * This file only sequences the parts: protocol 48 outside dsr devices
- * (stray.c), the genl family (netlink.c), the device (device.c).
+ * (stray.c), its GSO (offload.c), the genl family (netlink.c), the device
+ * (device.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -21,9 +22,12 @@ static int __init dsr_module_init(void)
 	err = dsr_stray_init();
 	if (err)
 		return err;
-	err = dsr_genl_init();
+	err = dsr_offload_init();
 	if (err)
 		goto err_stray;
+	err = dsr_genl_init();
+	if (err)
+		goto err_offload;
 	err = dsr_device_init();
 	if (err)
 		goto err_genl;
@@ -32,6 +36,8 @@ static int __init dsr_module_init(void)
 
 err_genl:
 	dsr_genl_exit();
+err_offload:
+	dsr_offload_exit();
 err_stray:
 	dsr_stray_exit();
 	return err;
@@ -41,6 +47,7 @@ static void __exit dsr_module_exit(void)
 {
 	dsr_device_exit();
 	dsr_genl_exit();
+	dsr_offload_exit();
 	dsr_stray_exit();
 }
 

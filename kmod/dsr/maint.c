@@ -40,7 +40,8 @@ static void dsr_retransmit(struct dsr_priv *priv, struct dsr_maint *m,
 	if (n)
 		n->retx++;
 
-	skb = skb_copy(m->skb, GFP_ATOMIC);
+	/* our own headers to write; a GSO unit's pages stay shared */
+	skb = pskb_copy(m->skb, GFP_ATOMIC);
 	if (!skb) {
 		dsr_stat(priv, DSR_S_NOMEM);
 		return;

@@ -18,6 +18,7 @@
 #include <net/ip.h>
 #include <net/route.h>
 
+#include "ah_compat.h"
 #include "dsr.h"
 #include "trace.h"
 
@@ -154,7 +155,10 @@ static void dsr_rreq_forward(struct dsr_rx_ctx *c, const __be32 *rec,
 	dsr_put_hdr(dh, nh);
 	dsr_put_rreq(dh + DSR_HDR_LEN, id, target, rec, n);
 	dsr_finish(dh, len);
-	memcpy(dh + len, c->skb->data + off, plen);
+	if (skb_copy_bits(c->skb, off, dh + len, plen)) {
+		kfree_skb(skb);
+		return;
+	}
 	DSR_CB(skb)->time = dsr_now(priv) + (jitter ? get_random_u32() % jitter : 0);
 	__skb_queue_tail(&priv->fwdq, skb);
 	dsr_stat(priv, DSR_S_RREQ_FORWARDED);
@@ -453,8 +457,10 @@ static bool dsr_rx_dup(struct dsr_rx_ctx *c, enum dsr_dup_kind kind)
 {
 	const struct iphdr *iph = ip_hdr(c->skb);
 	unsigned int off = ip_hdrlen(c->skb) + c->p->len;
-	unsigned int len = ntohs(iph->tot_len);
+	unsigned int len = ntohs(iph->tot_len), n;
+	u8 buf[DSR_DUP_PAYLOAD];
 	struct dsr_dup_key k;
+	const u8 *payload;
 	u32 life;
 
 	if (!iph->id)
@@ -464,9 +470,9 @@ static bool dsr_rx_dup(struct dsr_rx_ctx *c, enum dsr_dup_kind kind)
 	k.daddr = iph->daddr;
 	k.id = iph->id;
 	k.frag_off = iph->frag_off;
-	k.payload = dsr_dup_hash(c->skb->data + off,
-				 min_t(unsigned int, len - off,
-				       DSR_DUP_PAYLOAD));
+	n = min_t(unsigned int, len - off, DSR_DUP_PAYLOAD);
+	payload = skb_header_pointer(c->skb, off, n, buf);
+	k.payload = payload ? dsr_dup_hash(payload, n) : 0;
 	k.proto = c->p->next_header;
 	k.kind = kind;
 	if (kind == DSR_DUP_FORWARD && c->p->srt) {
@@ -564,7 +570,9 @@ static enum dsr_rx dsr_forward(struct dsr_rx_ctx *c)
 	/* (with the Acknowledgment Request it may have to grow by) */
 	grow = explicit && !c->p->areq ? DSR_AREQ_SIZE : 0;
 	mtu = dsr_next_mtu(priv, next);
-	if (mtu && skb->len + grow > mtu) {
+	if (mtu && (skb_is_gso(skb) ?
+		    !skb_gso_validate_network_len(skb, mtu - grow) :
+		    skb->len + grow > mtu)) {
 		/* RFC 1191: what the source's packet must shrink to */
 		if (ip_hdr(skb)->frag_off & htons(IP_DF) &&
 		    mtu >= c->p->len + grow + IPV4_MIN_MTU)
@@ -749,12 +757,13 @@ static enum dsr_rx dsr_process(struct dsr_rx_ctx *c)
  */
 static void dsr_decap_frag(struct dsr_priv *priv, struct sk_buff *skb)
 {
-	const struct iphdr *out = ip_hdr(skb), *in;
 	unsigned int ohl = ip_hdrlen(skb), len;
+	const struct iphdr *out, *in;
 
-	if (out->protocol != IPPROTO_IPIP ||
-	    skb_headlen(skb) < ohl + sizeof(*in))
+	if (ip_hdr(skb)->protocol != IPPROTO_IPIP ||
+	    !pskb_may_pull(skb, ohl + sizeof(*in)))
 		return;
+	out = ip_hdr(skb);
 	in = (const struct iphdr *)(skb->data + ohl);
 	len = ntohs(in->tot_len);
 	if (in->version != 4 || in->ihl < 5 || len < in->ihl * 4 ||
@@ -806,9 +815,9 @@ static void dsr_param_problem(struct dsr_priv *priv, struct dsr_slave *s,
 }
 
 /*
- * skb: an IPv4 packet of protocol 48, data at its IP header, its first
- * tot_len bytes (the IP packet) linear.  An overheard skb may be shared
- * (with a packet tap): it is only read.
+ * skb: an IPv4 packet of protocol 48, data at its IP header, its IP and
+ * DSR headers linear (the payload need not be: dsr_rx_need()).  An
+ * overheard skb may be shared (with a packet tap): it is only read.
  */
 static void dsr_rcv(struct dsr_priv *priv, struct dsr_slave *s,
 		    struct sk_buff *skb, unsigned int tot_len, bool overheard)
@@ -828,7 +837,8 @@ static void dsr_rcv(struct dsr_priv *priv, struct dsr_slave *s,
 
 	if (overheard)
 		dsr_stat(priv, DSR_S_OVERHEARD);
-	bad = dsr_parse(skb->data + ihl, tot_len - ihl, &p);
+	bad = dsr_parse(skb->data + ihl,
+			min(tot_len, skb_headlen(skb)) - ihl, &p);
 	if (bad != DSR_OK) {
 		dsr_bad(priv, bad);
 		/* RFC 4728 8.1.4: pointing at the Segments Left field */
@@ -882,10 +892,28 @@ unsigned int dsr_nf_hook(void *hpriv, struct sk_buff *skb,
 }
 
 /*
+ * What of a frame (data at its IP header, IP length tot_len) must be
+ * linear: the IP header and the DSR header, as far as the packet goes.
+ * The DSR header's length is read only when its first bytes are linear;
+ * until then, that far.  The payload (a GSO unit's pages) is never read.
+ */
+static unsigned int dsr_rx_need(const struct sk_buff *skb,
+				unsigned int tot_len)
+{
+	unsigned int ihl = ip_hdrlen(skb), need = ihl + DSR_HDR_LEN;
+
+	if (need > tot_len)
+		return tot_len;
+	if (skb_headlen(skb) < need)
+		return need;
+	return min(need + ah_get16(skb->data + ihl + 2), tot_len);
+}
+
+/*
  * The slave's frames, data at the IP header.  An overheard frame is only
- * read (it may still be shared with a packet tap: it is cloned only to be
- * made linear); a frame for us is made ours, trimmed to its IP length and
- * linear, and checked as ip_rcv() would have.  Fragments are not ours to
+ * read (it may still be shared with a packet tap: it is cloned only to
+ * pull its headers in); a frame for us is made ours, trimmed to its IP
+ * length, its headers linear, and checked as ip_rcv() would have.  Fragments are not ours to
  * reassemble: DSR carries whole packets (xmit.c puts a fragment in IP-in-IP).
  */
 int dsr_slave_rcv(struct sk_buff *skb, struct net_device *dev,
@@ -916,13 +944,15 @@ int dsr_slave_rcv(struct sk_buff *skb, struct net_device *dev,
 	if (iph->version != 4 || iph->ihl < 5 || len > skb->len ||
 	    len < iph->ihl * 4)
 		goto bad;
-	if (!overheard || skb_headlen(skb) < len) {
+	if (!overheard || skb_headlen(skb) < dsr_rx_need(skb, len)) {
 		skb = skb_share_check(skb, GFP_ATOMIC);
 		if (!skb) {
 			dsr_stat(s->priv, DSR_S_NOMEM);
 			return NET_RX_DROP;
 		}
-		if (skb_linearize(skb))
+		/* twice: the DSR header's length is in its first bytes */
+		if (!pskb_may_pull(skb, dsr_rx_need(skb, len)) ||
+		    !pskb_may_pull(skb, dsr_rx_need(skb, len)))
 			goto bad;
 		iph = ip_hdr(skb);
 	}

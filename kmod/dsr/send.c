@@ -18,8 +18,12 @@ static int dsr_insert_hdr(struct sk_buff *skb, const u8 *dh, size_t dlen)
 	unsigned int ihl = ip_hdrlen(skb);
 	struct iphdr *iph;
 
-	if (skb_cow_head(skb, dlen + LL_MAX_HEADER))
+	if (ntohs(ip_hdr(skb)->tot_len) + dlen > IP_MAX_MTU ||
+	    skb_cow_head(skb, dlen + LL_MAX_HEADER))
 		return -ENOMEM;
+	/* (the header, and with it the GSO type, is ours now: not a clone's) */
+	if (skb_is_gso(skb))
+		skb_shinfo(skb)->gso_type |= DSR_GSO_MARK;
 	skb_push(skb, dlen);
 	memmove(skb->data, skb->data + dlen, ihl);
 	skb_reset_network_header(skb);

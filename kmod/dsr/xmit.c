@@ -53,7 +53,8 @@ static int dsr_encap_frag(struct dsr_priv *priv, struct sk_buff *skb)
 static void dsr_xmit_one(struct dsr_priv *priv, struct sk_buff *skb,
 			 struct sk_buff_head *out)
 {
-	if (skb_linearize(skb))
+	/* a GSO unit keeps its pages: only its headers are read */
+	if (!skb_is_gso(skb) && skb_linearize(skb))
 		goto drop;
 	if (ip_is_fragment(ip_hdr(skb)) && dsr_encap_frag(priv, skb)) {
 		dsr_stat(priv, DSR_S_NOMEM);
@@ -69,16 +70,26 @@ drop:
 }
 
 /*
- * A GSO unit (dsr0 offers GSO, as IP tunnels do, so that the stack above
- * runs once per unit): cut into MTU-sized IP packets here, each of which
- * then gets its own DSR header, IP id and Route Maintenance, exactly as if
- * the stack had sent them one by one.  The segments stay linear (no SG in
- * the features asked for: the receive path and the Maintenance Buffer
- * read the headers in place) and keep CHECKSUM_PARTIAL when dsr0 offers
- * checksum offload (dsr_frame() finishes it for a slave that cannot).
+ * GSO units (dsr0 offers GSO, as IP tunnels do, so that the stack above
+ * runs once per unit) of TCP and UDP go on whole, with one DSR header,
+ * one Maintenance Buffer entry and one acknowledgment, and are cut into
+ * packets where a slave cannot carry them (offload.c).  Any other kind is
+ * cut here into MTU-sized IP packets, each of which then gets its own DSR
+ * header, IP id and Route Maintenance, exactly as if the stack had sent
+ * them one by one; they stay linear and keep CHECKSUM_PARTIAL when dsr0
+ * offers checksum offload (dsr_frame() finishes it for a slave that
+ * cannot).
  */
-static struct sk_buff *dsr_gso_segment(struct dsr_priv *priv,
-				       struct sk_buff *skb)
+static bool dsr_gso_whole(const struct sk_buff *skb)
+{
+	unsigned int t = skb_shinfo(skb)->gso_type;
+
+	return (t & (SKB_GSO_TCPV4 | SKB_GSO_UDP_L4)) &&
+	       !(t & (DSR_GSO_MARK | SKB_GSO_FRAGLIST));
+}
+
+static struct sk_buff *dsr_xmit_segment(struct dsr_priv *priv,
+					struct sk_buff *skb)
 {
 	netdev_features_t f = priv->dev->features & NETIF_F_HW_CSUM;
 	struct sk_buff *segs;
@@ -90,7 +101,6 @@ static struct sk_buff *dsr_gso_segment(struct dsr_priv *priv,
 		return NULL;
 	}
 	consume_skb(skb);
-	dsr_stat(priv, DSR_S_TX_GSO);
 	return segs;
 }
 
@@ -119,7 +129,11 @@ netdev_tx_t dsr_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		goto drop;
 	}
 	if (skb_is_gso(skb)) {
-		segs = dsr_gso_segment(priv, skb);
+		dsr_stat(priv, DSR_S_TX_GSO);
+		n = skb_shinfo(skb)->gso_segs;
+	}
+	if (skb_is_gso(skb) && !dsr_gso_whole(skb)) {
+		segs = dsr_xmit_segment(priv, skb);
 		if (!segs)
 			goto dropped;
 		n = 0;
