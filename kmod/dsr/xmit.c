@@ -53,9 +53,11 @@ static int dsr_encap_frag(struct dsr_priv *priv, struct sk_buff *skb)
 static void dsr_xmit_one(struct dsr_priv *priv, struct sk_buff *skb,
 			 struct sk_buff_head *out)
 {
-	/* a GSO unit keeps its pages: only its headers are read */
-	if (!skb_is_gso(skb) && skb_linearize(skb))
-		goto drop;
+	/*
+	 * Only the IP header is read or moved (dsr_start_xmit() pulled it
+	 * in): a packet keeps its pages, as IP's own output does, and a
+	 * slave without SG gets it linear from the core.
+	 */
 	if (ip_is_fragment(ip_hdr(skb)) && dsr_encap_frag(priv, skb)) {
 		dsr_stat(priv, DSR_S_NOMEM);
 		goto drop;
