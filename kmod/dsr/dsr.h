@@ -155,6 +155,8 @@ enum dsr_stat {
 	DSR_S_TX_CSUM_SW,
 	DSR_S_RERR_CARRIED,
 	DSR_S_RERR_RESENT,
+	DSR_S_FWD_COPIED,
+	DSR_S_RX_COPIED,
 	/* one per enum dsr_bad, in its order (DSR_OK excluded) */
 	DSR_S_BAD_FIRST,
 	DSR_S_BAD_LAST = DSR_S_BAD_FIRST + __DSR_BAD_MAX - 2,
@@ -290,6 +292,17 @@ struct dsr_priv {
 static inline void dsr_stat(struct dsr_priv *priv, enum dsr_stat s)
 {
 	atomic_long_inc(&priv->stats[s]);
+}
+
+/*
+ * Whether writing the first len bytes of skb will copy its data: it is
+ * shared with a clone (a packet tap, a bridge's other ports) that may
+ * still read it.  On a frame that nobody else holds DSR writes in place;
+ * fwd_copied and rx_copied count the frames where it could not.
+ */
+static inline bool dsr_must_copy(const struct sk_buff *skb, unsigned int len)
+{
+	return skb_cloned(skb) && !skb_clone_writable(skb, len);
 }
 
 static inline void dsr_stat_add(struct dsr_priv *priv, enum dsr_stat s,

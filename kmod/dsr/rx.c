@@ -559,6 +559,8 @@ static enum dsr_rx dsr_forward(struct dsr_rx_ctx *c)
 		dsr_stat(priv, DSR_S_FWD_DUPLICATE);
 		return DSR_RX_DROP;
 	}
+	if (dsr_must_copy(skb, ihl + c->p->len))
+		dsr_stat(priv, DSR_S_FWD_COPIED);
 	if (skb_ensure_writable(skb, ihl + c->p->len)) {
 		dsr_stat(priv, DSR_S_NOMEM);
 		return DSR_RX_DROP;
@@ -780,6 +782,8 @@ static void dsr_decap_frag(struct dsr_priv *priv, struct sk_buff *skb)
 static void dsr_deliver(struct dsr_priv *priv, struct sk_buff *skb,
 			const struct dsr_parsed *p)
 {
+	if (dsr_must_copy(skb, ip_hdrlen(skb) + p->len))
+		dsr_stat(priv, DSR_S_RX_COPIED);
 	if (dsr_strip_hdr(skb, p)) {
 		dsr_stat(priv, DSR_S_NOMEM);
 		kfree_skb(skb);

@@ -5,7 +5,8 @@
 # hops): Route Discovery, then every echo answered along the only path; the
 # route cache holds the expected hop count; bulk TCP and UDP across 4 hops;
 # TCP through dsr0's GSO and checksum offload across 3 (units whole over
-# veth, cut at a relay whose slave cannot carry them).
+# veth, cut at a relay whose slave cannot carry them); relays and the
+# destination write into frames in place unless a packet tap shares them.
 #
 #   1 --- 2 --- 3 --- 4 --- 5 --- 6    (macfilter: each hears its neighbours)
 #   eth0 of every node on one hub (bridge); dsr0 carries 10.0.0.i/24
@@ -163,6 +164,85 @@ test_offload() {
 	check "  and no GSO unit reached dsr0" test "${b[0]}" -eq "${a[0]}"
 }
 
+# inplace_counters: on one line, 2's forwarded and fwd_copied, the
+# delivered and rx_copied of 1 and 3 together, and the Acknowledgment
+# Requests that 1 and 3 (to 2) and 2 (to 1 and 3) sent
+inplace_counters() {
+	echo "$(dsr_stat 2 forwarded) $(dsr_stat 2 fwd_copied)" \
+		"$(($(dsr_stat 1 delivered) + $(dsr_stat 3 delivered)))" \
+		"$(($(dsr_stat 1 rx_copied) + $(dsr_stat 3 rx_copied)))" \
+		"$(($(dsr_stat 1 ack_req_sent) + $(dsr_stat 3 ack_req_sent)))" \
+		"$(dsr_stat 2 ack_req_sent)"
+}
+
+# In place: relay 2 writes Segments Left, the TTL and the Acknowledgment
+# Request into the frame it forwards, and the destination strips the DSR
+# header, without copying the frame when nobody else holds it.  Over veth
+# the sender's skb is the one the receiver gets: a frame its sender tracks
+# shares its data with the clone the sender keeps to retransmit, and must
+# be copied (it is one per hold-off and next hop, each with an
+# Acknowledgment Request here: passive acknowledgments are off, since
+# nobody overhears on a learning hub); every other frame is written in
+# place.  A packet tap on the relay that keeps what it captures shares
+# every frame, which is then copied.  The hub learns for this case: a
+# unicast frame goes to its receiver's port alone (with ageing_time 0 the
+# bridge floods a clone of it to every port, and a relay's frame usually
+# still shares its data with a neighbour's copy).
+in_place() {
+	local a b f tap held i
+	dsr_ping_ok 1 3 2 || dsr_ping_ok 1 3 2	# the hub learns every MAC
+	read -r -a a < <(inplace_counters)
+	check "1 -> 3: 20 echoes answered" dsr_ping_ok 1 3 20 &&
+	check "  TCP 1 MiB exact" tcp_exact 3 1048576 || return 1
+	read -r -a b < <(inplace_counters)
+	for i in 0 1 2 3 4 5; do b[i]=$((b[i] - a[i])); done
+	diag "relay 2 forwarded ${b[0]}, copied ${b[1]} (1 and 3 tracked" \
+		"${b[4]} frames to it); 1 and 3 took ${b[2]}, copied ${b[3]}" \
+		"(2 tracked ${b[5]} frames to them)"
+	check "relay 2 forwarded the echoes and the TCP flow" \
+		test "${b[0]}" -ge 40 &&
+	check "  copied only frames their sender kept (fwd_copied)" \
+		test "${b[1]}" -le "${b[4]}" &&
+	check "  and forwarded at least 20 in place" \
+		test $((b[0] - b[1])) -ge 20 &&
+	check "1 and 3 stripped the DSR header in place but of tracked frames" \
+		test "${b[3]}" -le "${b[5]}" -a $((b[2] - b[3])) -ge 20 || return 1
+	f=$(mktemp)
+	ip netns exec "$(ns 2)" "$PYTHON" "$AH_ROOT/selftests/lib/tap.py" eth0 \
+		120 > "$f" &
+	tap=$!
+	busywait 10000 grep -q ready "$f"
+	read -r -a a < <(inplace_counters)
+	dsr_ping_ok 1 3 10
+	read -r -a b < <(inplace_counters)
+	kill "$tap"
+	wait "$tap"
+	held=$(awk '$1 == "held" { print $2 }' "$f")
+	rm -f "$f"
+	diag "with a tap on 2's eth0 (it held ${held:-no} frames): 2 forwarded" \
+		"$((b[0] - a[0])), copied $((b[1] - a[1]))"
+	check "a tap on the relay: every forwarded frame copied" \
+		test $((b[0] - a[0])) -ge 20 -a $((b[1] - a[1])) -eq $((b[0] - a[0]))
+}
+
+# (nobody overhears a frame on a learning hub: explicit acknowledgments)
+in_place_hub() {
+	local i
+	ip -n "$AH_HUB_NS" link set ahhub type bridge ageing_time "$1"
+	for ((i = 1; i <= AH_NODES; i++)); do
+		dsr "$i" param set dsr0 try_passive_acks "$2" || return 1
+	done
+}
+
+test_in_place() {
+	local rc
+	shared || return 1
+	in_place_hub 30000 0 && in_place
+	rc=$?
+	in_place_hub 0 1
+	return "$rc"
+}
+
 test_chain2() { chain 2; }
 test_chain3() { chain 3; }
 test_chain5() { chain 5 && iperf 5; }
@@ -171,10 +251,11 @@ test_chain6() { chain 6; }
 line6() { hub_setup 6 && mf_line && dsr_setup; }
 
 shared_setup line6
-ktap_begin 5
+ktap_begin 6
 run_case "1 hop: 1 -> 2" test_chain2
 run_case "2 hops: 1 -> 3" test_chain3
 run_case "4 hops: 1 -> 5, iperf3 TCP and UDP" test_chain5
 run_case "5 hops: 1 -> 6" test_chain6
 run_case "GSO and checksum offload over 3 hops: 1 -> 4" test_offload
+run_case "forwarded and delivered in place, copied only when shared" test_in_place
 ktap_end
