@@ -32,6 +32,7 @@ static int dsr_inetaddr_event(struct notifier_block *nb, unsigned long event,
 	first = rtnl_dereference(ifa->ifa_dev->ifa_list);
 	dsr_lock_bh(priv);
 	WRITE_ONCE(priv->rc.self, first ? first->ifa_local : 0);
+	dsr_rc_invalidate(&priv->rc);
 	dsr_unlock_bh(priv);
 	return NOTIFY_DONE;
 }
@@ -103,6 +104,8 @@ static int dsr_init(struct net_device *dev)
 	priv->dev = dev;
 	INIT_LIST_HEAD(&priv->slaves);
 	INIT_LIST_HEAD(&priv->neighs);
+	hash_init(priv->neigh_hash);
+	priv->neigh_seed = get_random_u32();
 	INIT_LIST_HEAD(&priv->maint);
 	INIT_LIST_HEAD(&priv->discs);
 	spin_lock_init(&priv->lock);

@@ -305,6 +305,7 @@ static int dsr_resize_tables(struct dsr_priv *priv, const u32 *np,
 	if (paths) {
 		priv->rc.paths = paths;
 		priv->rc.cap = rcs;
+		dsr_rc_invalidate(&priv->rc);
 	}
 	if (new_rt) {
 		old_rt = priv->rt;

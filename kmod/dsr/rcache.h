@@ -34,13 +34,39 @@ struct dsr_neg_link {
 	u64 until;		/* ms; 0: free */
 };
 
+/*
+ * What the cache answered recently, so that the packet path does not scan
+ * it for the same question again: every packet a relay forwards or
+ * overhears teaches it the route it carries (dsr_rc_add()), every packet
+ * a source sends looks its route up, and both answers stay the same while
+ * the cache does.  An answer holds while gen is what it was: any change to
+ * the paths or the negative cache (a path learned, cut, deleted, evicted
+ * or expired, a link put in or out of hold-down), a resize or a new
+ * address changes it.  The answer names the path it came from, which is
+ * refreshed as a scan would have, so the cache behaves exactly as without
+ * it.  Direct-mapped, DSR_RC_MEMO entries each for adds and for lookups.
+ */
+#define DSR_RC_MEMO		64
+
+struct dsr_rc_memo {
+	__be32 hop[DSR_MAX_PATH];	/* added, or the route looked up */
+	u8 len;			/* 0: empty */
+	bool ext;		/* lookups: hop is a whole external path */
+	u32 gen;
+	unsigned int slot;	/* the path in paths[] */
+};
+
 struct dsr_rcache {
 	struct dsr_path *paths;
 	unsigned int cap;
 	__be32 self;		/* our address: start of every path */
 	u64 timeout;		/* ms */
 	struct dsr_neg_link neg[DSR_NEG_MAX];
+	u64 neg_next;		/* ms: the earliest end of a negative entry */
 	u32 evictions;
+	u32 gen;		/* changes with the answers: see above */
+	struct dsr_rc_memo *added, *looked;	/* DSR_RC_MEMO each */
+	u64 memo_hits;		/* questions answered from them */
 };
 
 int dsr_rc_init(struct dsr_rcache *rc, unsigned int cap, u64 timeout);
@@ -70,6 +96,8 @@ unsigned int dsr_rc_del_link(struct dsr_rcache *rc, __be32 from, __be32 to);
 /* Drop every path ending at dst; returns how many. */
 unsigned int dsr_rc_del_dst(struct dsr_rcache *rc, __be32 dst);
 void dsr_rc_flush(struct dsr_rcache *rc);
+/* The caller changed paths, cap or self itself: forget what was answered. */
+void dsr_rc_invalidate(struct dsr_rcache *rc);
 unsigned int dsr_rc_expire(struct dsr_rcache *rc, u64 now);
 unsigned int dsr_rc_count(const struct dsr_rcache *rc);
 

@@ -497,6 +497,214 @@ TEST(t_one_slot)
 	return true;
 }
 
+/* ---- the answers remembered: rcache.h (memo) ------------------------------ */
+
+TEST(t_memo_add)
+{
+	u64 hits;
+
+	CHECK(rc_new(rc, 8, LONG));
+	CHECK_EQ(ADD(rc, 0, 0, B, C, D), 1);
+	hits = rc->memo_hits;
+	CHECK_EQ(ADD(rc, 0, 1, B, C, D), 0);	/* remembered */
+	CHECK_EQ(rc->memo_hits, hits + 1);
+	CHECK_EQ(ADD(rc, 0, 2, B, C), 0);	/* a prefix: scanned, then */
+	CHECK_EQ(ADD(rc, 0, 3, B, C), 0);	/* remembered too */
+	CHECK_EQ(rc->memo_hits, hits + 2);
+	/* a path that was cut is learned again, not taken as known */
+	CHECK_EQ(dsr_rc_del_link(rc, C, D), 1);
+	CHECK_EQ(ADD(rc, 0, 4, B, C, D), 1);
+	CHECK_ROUTE(rc, D, 5, B, C, D);
+	/* and after a flush, a del_dst, an expiry */
+	dsr_rc_flush(rc);
+	CHECK_EQ(ADD(rc, 0, 6, B, C, D), 1);
+	CHECK_EQ(dsr_rc_del_dst(rc, D), 1);
+	CHECK_EQ(ADD(rc, 0, 7, B, C, D), 1);
+	/* a path refused stays refused */
+	CHECK(ADD(rc, 0, 8, B, S) < 0);
+	CHECK(ADD(rc, 0, 9, B, S) < 0);
+	/* a static add is never answered from memory: it sets the flag */
+	CHECK_EQ(ADD(rc, DSR_PATH_STATIC, 10, B, C, D), 0);
+	CHECK_ROUTE(rc, D, LONG * 10, B, C, D);
+	return true;
+}
+
+TEST(t_memo_add_evicted)
+{
+	CHECK(rc_new(rc, 1, LONG));
+	CHECK_EQ(ADD(rc, 0, 0, B), 1);
+	CHECK_EQ(ADD(rc, 0, 1, B), 0);
+	CHECK_EQ(ADD(rc, 0, 2, C), 1);		/* evicts B */
+	CHECK_EQ(ADD(rc, 0, 3, B), 1);		/* not remembered as known */
+	CHECK_ROUTE(rc, B, 4, B);
+	CHECK_NO_ROUTE(rc, C, 4);
+	return true;
+}
+
+/* answered from memory, a path is refreshed as a scan would have */
+TEST(t_memo_refresh)
+{
+	u64 t;
+
+	CHECK(rc_new(rc, 8, 100));
+	for (t = 0; t <= 1000; t += 5) {
+		CHECK_EQ(ADD(rc, 0, t, B, C), t ? 0 : 1);
+		CHECK_EQ(dsr_rc_expire(rc, t), 0);
+	}
+	CHECK(rc->memo_hits >= 199);
+	/* expires a timeout after the last add, not before */
+	CHECK_EQ(dsr_rc_expire(rc, 1099), 0);
+	CHECK_EQ(dsr_rc_expire(rc, 1100), 1);
+	/* lookups likewise */
+	CHECK_EQ(ADD(rc, 0, 2000, B, C), 1);
+	for (t = 2000; t <= 3000; t += 5)
+		CHECK_ROUTE(rc, C, t, B, C);
+	CHECK_EQ(dsr_rc_expire(rc, 3099), 0);
+	CHECK_EQ(dsr_rc_expire(rc, 3100), 1);
+	/* a path left unused expires though remembered (not yet removed) */
+	CHECK_EQ(ADD(rc, 0, 4000, B, C), 1);
+	CHECK_ROUTE(rc, C, 4001, B, C);
+	CHECK_NO_ROUTE(rc, C, 4101);
+	CHECK_EQ(ADD(rc, 0, 4102, B, C), 1);
+	return true;
+}
+
+TEST(t_memo_lookup)
+{
+	u64 hits;
+
+	CHECK(rc_new(rc, 8, LONG));
+	CHECK_EQ(ADD(rc, 0, 0, B, C, D), 1);
+	CHECK_ROUTE(rc, D, 1, B, C, D);
+	hits = rc->memo_hits;
+	CHECK_ROUTE(rc, D, 2, B, C, D);
+	CHECK_EQ(rc->memo_hits, hits + 1);
+	/* a shorter route learned is taken at once */
+	CHECK_EQ(ADD(rc, 0, 3, E, D), 1);
+	CHECK_ROUTE(rc, D, 4, E, D);
+	/* a link in hold-down, then usable again when it ends */
+	dsr_neg_add(rc, E, D, 100);
+	CHECK_ROUTE(rc, D, 5, B, C, D);
+	CHECK_ROUTE(rc, D, 99, B, C, D);
+	CHECK_ROUTE(rc, D, 100, E, D);
+	/* a cut */
+	CHECK_EQ(dsr_rc_del_link(rc, S, E), 1);
+	CHECK_ROUTE(rc, D, 101, B, C, D);
+	dsr_neg_add(rc, S, B, 300);
+	CHECK_NO_ROUTE(rc, D, 102);
+	dsr_neg_flush(rc);
+	CHECK_ROUTE(rc, D, 103, B, C, D);
+	/* two destinations in one slot take turns, each right */
+	CHECK_ROUTE(rc, C, 104, B, C);
+	CHECK_ROUTE(rc, D, 105, B, C, D);
+	return true;
+}
+
+TEST(t_memo_external)
+{
+	CHECK(rc_new(rc, 8, LONG));
+	CHECK_EQ(ADD(rc, DSR_PATH_EXTERNAL, 0, B, C), 1);
+	CHECK_ROUTE(rc, C, 1, B, C);
+	CHECK(dsr_rc_external(rc, R(B, C)));
+	CHECK(!dsr_rc_external(rc, R(B)));
+	CHECK_ROUTE(rc, C, 2, B, C);
+	CHECK(dsr_rc_external(rc, R(B, C)));
+	CHECK_EQ(dsr_rc_del_link(rc, B, C), 1);
+	CHECK_EQ(ADD(rc, 0, 3, B, C), 1);
+	CHECK(!dsr_rc_external(rc, R(B, C)));
+	CHECK_ROUTE(rc, C, 4, B, C);
+	CHECK(!dsr_rc_external(rc, R(B, C)));
+	return true;
+}
+
+/* the caller changed self: what was learned is answered anew */
+TEST(t_memo_invalidate)
+{
+	CHECK(rc_new(rc, 8, LONG));
+	CHECK_EQ(ADD(rc, 0, 0, B, C), 1);
+	CHECK_ROUTE(rc, C, 1, B, C);
+	rc->self = B;
+	dsr_rc_invalidate(rc);
+	CHECK(ADD(rc, 0, 2, B, C) < 0);
+	return true;
+}
+
+/* xorshift, for the differential test */
+static u32 rnd(u32 *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+/*
+ * Differential: random adds, lookups, cuts, deletions, hold-downs, expiry
+ * and flushes on a cache with its memory and on one without (the answers
+ * must be the same); big enough that nothing is evicted, a timeout nothing
+ * outlives, so that refreshing less often changes nothing.
+ */
+TEST(t_memo_differential)
+{
+	struct dsr_rcache plain = {}, *r = rc;
+	__be32 hop[4], a[DSR_MAX_PATH + 1], b[DSR_MAX_PATH + 1];
+	unsigned int i, n, k, na, nb;
+	u32 seed = 0x2545f491;
+	u64 now = 0;
+	bool ok = true;
+
+	CHECK(rc_new(r, 1024, LONG));
+	CHECK(rc_new(&plain, 1024, LONG));
+	ah_free(plain.added);
+	plain.added = plain.looked = NULL;
+	for (i = 0; i < 200000 && ok; i++) {
+		now += rnd(&seed) % 4;
+		n = 1 + rnd(&seed) % 4;
+		for (k = 0; k < n; k++)
+			hop[k] = node((u8)(2 + rnd(&seed) % 6));
+		switch (rnd(&seed) % 64) {
+		case 0:
+			k = dsr_rc_del_link(r, hop[0], hop[1 % n]);
+			ok = k == dsr_rc_del_link(&plain, hop[0], hop[1 % n]);
+			break;
+		case 1:
+			ok = dsr_rc_del_dst(r, hop[0]) ==
+			     dsr_rc_del_dst(&plain, hop[0]);
+			break;
+		case 2:
+			dsr_neg_add(r, hop[0], hop[1 % n], now + rnd(&seed) % 200);
+			memcpy(plain.neg, r->neg, sizeof(plain.neg));
+			break;
+		case 3:
+			if (rnd(&seed) % 8 == 0) {
+				dsr_rc_flush(r);
+				dsr_rc_flush(&plain);
+			}
+			break;
+		case 4 ... 31:
+			ok = dsr_rc_add(r, hop, n, 0, now) ==
+			     dsr_rc_add(&plain, hop, n, 0, now);
+			break;
+		default:
+			na = dsr_rc_lookup(r, hop[0], a, now);
+			nb = dsr_rc_lookup(&plain, hop[0], b, now);
+			ok = na == nb && !memcmp(a, b, na * sizeof(*a)) &&
+			     (!na || dsr_rc_external(r, a, na) ==
+				     dsr_rc_external(&plain, b, nb));
+			break;
+		}
+	}
+	if (!ok)
+		ktap_diag("differs at step %u (now %llu)", i,
+			  (unsigned long long)now);
+	ktap_diag("%llu of the answers from memory",
+		  (unsigned long long)r->memo_hits);
+	dsr_rc_destroy(&plain);
+	CHECK(ok);
+	CHECK(r->memo_hits > 1000);
+	return true;
+}
+
 static const struct ktap_case fn_cases[] = {
 	{ "add and lookup: shortest prefix", t_add_lookup },
 	{ "add: 1 learned, 0 refreshed, <0 refused", t_add_codes },
@@ -516,6 +724,16 @@ static const struct ktap_case fn_cases[] = {
 	{ "resize keeps the most recently used", t_resize },
 	{ "lookup of every prefix of a DSR_MAX_PATH path", t_lookup_out_len },
 	{ "cache of one path", t_one_slot },
+	{ "memo: a learned path answered from memory, until one goes",
+	  t_memo_add },
+	{ "memo: an evicted path is learned again", t_memo_add_evicted },
+	{ "memo: paths refreshed as without it", t_memo_refresh },
+	{ "memo: lookups follow adds, cuts and hold-downs", t_memo_lookup },
+	{ "memo: external routes", t_memo_external },
+	{ "memo: forgotten when the caller changes the cache",
+	  t_memo_invalidate },
+	{ "memo: the same answers as without it (random operations)",
+	  t_memo_differential },
 };
 
 int main(void)
