@@ -14,6 +14,7 @@
 #define _DSR_H
 
 #include <linux/ah_dsr.h>
+#include <linux/hashtable.h>
 #include <linux/ip.h>
 #include <linux/ktime.h>
 #include <linux/netdevice.h>
@@ -38,6 +39,7 @@
 
 #define DSR_MTU_RESERVE		64	/* DSR header room under the slave MTU */
 #define DSR_MAX_NEIGH		256
+#define DSR_NEIGH_HASH_BITS	6	/* neighbours found by address */
 #define DSR_MAX_DISC		64
 #define DSR_MAX_FWDQ		64
 /* a queued transmission is waited for at most this many rto_max_ms */
@@ -174,7 +176,8 @@ struct dsr_slave {
 
 /* The per-next-hop state, and the home of its retransmission timeout. */
 struct dsr_neigh {
-	struct list_head list;
+	struct list_head list;		/* priv->neighs, most recent first */
+	struct hlist_node hnode;	/* priv->neigh_hash, by addr */
 	__be32 addr;
 	u8 mac[ETH_ALEN];
 	struct dsr_slave *slave;
@@ -263,6 +266,8 @@ struct dsr_priv {
 	struct dsr_rl_bucket rl_icmp_all;
 	struct list_head neighs;
 	unsigned int n_neighs;
+	DECLARE_HASHTABLE(neigh_hash, DSR_NEIGH_HASH_BITS);
+	u32 neigh_seed;
 	struct sk_buff_head sendbuf;
 	unsigned int sendbuf_bytes;
 	/* routes_gen counts what the cache learned; drained_gen and drained

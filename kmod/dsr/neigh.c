@@ -4,20 +4,37 @@
  * from the frames themselves (dsr0 is IFF_NOARP), and the per-next-hop
  * state of Route Maintenance, including the retransmission timeout.
  * Bounded: DSR_MAX_NEIGH per device, the one heard least recently goes.
+ * Found by address in a hash table (several times per packet), kept in a
+ * list by when each was last heard (eviction, dumps).
  */
 #include <linux/etherdevice.h>
+#include <linux/jhash.h>
 #include <net/sch_generic.h>
 
 #include "dsr.h"
+
+static u32 dsr_neigh_hash(const struct dsr_priv *priv, __be32 addr)
+{
+	return jhash_1word((__force u32)addr, priv->neigh_seed);
+}
 
 struct dsr_neigh *dsr_neigh_find(struct dsr_priv *priv, __be32 addr)
 {
 	struct dsr_neigh *n;
 
-	list_for_each_entry(n, &priv->neighs, list)
+	hash_for_each_possible(priv->neigh_hash, n, hnode,
+			       dsr_neigh_hash(priv, addr))
 		if (n->addr == addr)
 			return n;
 	return NULL;
+}
+
+static void dsr_neigh_free(struct dsr_priv *priv, struct dsr_neigh *n)
+{
+	hash_del(&n->hnode);
+	list_del(&n->list);
+	priv->n_neighs--;
+	kfree(n);
 }
 
 /*
@@ -42,6 +59,7 @@ void dsr_neigh_heard(struct dsr_priv *priv, __be32 addr, const u8 *mac,
 		if (priv->n_neighs >= DSR_MAX_NEIGH) {
 			n = list_last_entry(&priv->neighs, struct dsr_neigh,
 					    list);
+			hash_del(&n->hnode);
 		} else {
 			n = kzalloc(sizeof(*n), GFP_ATOMIC);
 			if (!n) {
@@ -52,6 +70,8 @@ void dsr_neigh_heard(struct dsr_priv *priv, __be32 addr, const u8 *mac,
 			list_add(&n->list, &priv->neighs);
 		}
 		*n = (struct dsr_neigh){ .list = n->list, .addr = addr };
+		hash_add(priv->neigh_hash, &n->hnode,
+			 dsr_neigh_hash(priv, addr));
 		n->rto_ms = DSR_P(priv, ACK_TIMEOUT_MS);
 		dsr_rtt_init(&n->rtt, n->rto_ms * USEC_PER_MSEC,
 			     DSR_P(priv, RTO_MIN_MS) * USEC_PER_MSEC,
@@ -68,24 +88,17 @@ void dsr_neigh_slave_gone(struct dsr_priv *priv, struct dsr_slave *slave)
 {
 	struct dsr_neigh *n, *tmp;
 
-	list_for_each_entry_safe(n, tmp, &priv->neighs, list) {
-		if (n->slave != slave)
-			continue;
-		list_del(&n->list);
-		priv->n_neighs--;
-		kfree(n);
-	}
+	list_for_each_entry_safe(n, tmp, &priv->neighs, list)
+		if (n->slave == slave)
+			dsr_neigh_free(priv, n);
 }
 
 void dsr_neigh_flush(struct dsr_priv *priv)
 {
 	struct dsr_neigh *n, *tmp;
 
-	list_for_each_entry_safe(n, tmp, &priv->neighs, list) {
-		list_del(&n->list);
-		kfree(n);
-	}
-	priv->n_neighs = 0;
+	list_for_each_entry_safe(n, tmp, &priv->neighs, list)
+		dsr_neigh_free(priv, n);
 }
 
 /*
