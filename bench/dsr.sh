@@ -43,6 +43,13 @@ CPU_PPS=${BENCH_CPU_PPS:-3000}
 CPU_HOPS=${BENCH_CPU_HOPS-}
 HOPS=${BENCH_HOPS-1 2 3 4}
 MODES=${BENCH_MODES:-static dsr batman}
+# table sizes (off by default): BENCH_ROUTES="0 1000" runs DSR on the frames
+# medium over BENCH_TABLE_HOPS hops (4) with that many routes more in every
+# node's route cache (static, to addresses no node has), to show that what a
+# packet costs does not grow with the cache
+ROUTES=${BENCH_ROUTES-}
+TABLE_HOPS=${BENCH_TABLE_HOPS:-4}
+FILL=0
 
 medium() {	# MEDIUM: shape the hub's links
 	local i
@@ -149,6 +156,7 @@ path() {
 	case $mode in
 	dsr)
 		dsr_setup || return 1
+		fill_routes "$FILL" || return 1
 		dsr_offloads "$med"
 		rtt_ms "$n" 1 ;;
 	batman)
@@ -159,6 +167,18 @@ path() {
 			>/dev/null 2>&1
 		echo - ;;
 	esac
+}
+
+# fill_routes K: K static routes more in every node's route cache (its
+# size raised to hold them and the line's), before any traffic
+fill_routes() {
+	local i
+	(($1)) || return 0
+	for ((i = 1; i <= AH_NODES; i++)); do
+		dsr "$i" param set dsr0 route_cache_size $(($1 + 256)) &&
+			nsexec "$i" "$PYTHON" "$ROOT/selftests/lib/routefill.py" \
+				dsr0 "$1" || return 1
+	done
 }
 
 run() {	# MEDIUM MODE HOPS: "TCP RTT FIRST"
@@ -225,6 +245,9 @@ ratio() {	# A B: A / B to 2 decimals
 	awk -v a="$1" -v b="$2" 'BEGIN { if (a != "-" && b > 0) printf "%.2f", a / b; else print "-" }'
 }
 
+# (scripts/profile-dsr.sh takes the functions above and runs its own)
+[[ ${BENCH_LIB:-0} == 1 ]] && return 0
+
 declare -A per
 echo "# DSR vs static forwarding vs batman-adv, kernel $(uname -r), ${SECS}s TCP per point, $REPS runs each"
 declare -A res
@@ -288,5 +311,32 @@ if [[ -n $CPU_HOPS ]]; then
 			'BEGIN { if (a != "-" && b != "-") printf "%.1f", (b - a) / d; else print "-" }')
 		printf '| %s | %s | %s | %s | %s |\n' "$mode" "$a" "$b" "${per[$mode]}" \
 			"$(ratio "${per[$mode]}" "${per[static]:-}")"
+	done
+fi
+
+# What a packet costs with K routes more in every cache, against none.
+if [[ -n $ROUTES ]]; then
+	declare -A tab
+	for ((r = 1; r <= REPS; r++)); do
+		for k in $ROUTES; do
+			FILL=$k
+			tab[$k]+="$(run frames dsr "$TABLE_HOPS")
+"
+			echo "# tables, $k routes more, run $r of $REPS: $(tail -2 <<< "${tab[$k]}" | head -1)" >&2
+		done
+	done
+	FILL=0
+	read -r k0 _ <<< "$ROUTES"
+	t0=$(awk 'NF { print $1 }' <<< "${tab[$k0]}" | stat3 | median)
+	echo
+	echo "DSR over $TABLE_HOPS hops of the frames medium with routes added to every node's route cache ($REPS runs, median [range]; the ratio is to $k0 routes)"
+	echo
+	echo "| routes added | DSR Mbit/s | DSR RTT ms | Mbit/s ratio |"
+	echo "|---:|---:|---:|---:|"
+	for k in $ROUTES; do
+		t=$(awk 'NF { print $1 }' <<< "${tab[$k]}" | stat3)
+		printf '| %s | %s | %s | %s |\n' "$k" "$t" \
+			"$(awk 'NF { print $2 }' <<< "${tab[$k]}" | stat3)" \
+			"$(ratio "$(median <<< "$t")" "$t0")"
 	done
 fi
