@@ -105,7 +105,8 @@ static int dsr_init(struct net_device *dev)
 	INIT_LIST_HEAD(&priv->slaves);
 	INIT_LIST_HEAD(&priv->neighs);
 	hash_init(priv->neigh_hash);
-	priv->neigh_seed = get_random_u32();
+	hash_init(priv->maint_hash);
+	priv->hash_seed = get_random_u32();
 	INIT_LIST_HEAD(&priv->maint);
 	INIT_LIST_HEAD(&priv->discs);
 	spin_lock_init(&priv->lock);

@@ -40,6 +40,7 @@
 #define DSR_MTU_RESERVE		64	/* DSR header room under the slave MTU */
 #define DSR_MAX_NEIGH		256
 #define DSR_NEIGH_HASH_BITS	6	/* neighbours found by address */
+#define DSR_MAINT_HASH_BITS	8	/* Maintenance Buffer, by packet */
 #define DSR_MAX_DISC		64
 #define DSR_MAX_FWDQ		64
 /* a queued transmission is waited for at most this many rto_max_ms */
@@ -197,7 +198,8 @@ struct dsr_neigh {
 
 /* A packet sent and awaiting its next hop's acknowledgment. */
 struct dsr_maint {
-	struct list_head list;
+	struct list_head list;		/* priv->maint, oldest first */
+	struct hlist_node hnode;	/* priv->maint_hash */
 	struct sk_buff *skb;		/* the frame as first sent */
 	struct sk_buff *rtx;		/* clone of the last retransmission */
 	__be32 nexthop;
@@ -267,7 +269,7 @@ struct dsr_priv {
 	struct list_head neighs;
 	unsigned int n_neighs;
 	DECLARE_HASHTABLE(neigh_hash, DSR_NEIGH_HASH_BITS);
-	u32 neigh_seed;
+	u32 hash_seed;			/* of both hash tables */
 	struct sk_buff_head sendbuf;
 	unsigned int sendbuf_bytes;
 	/* routes_gen counts what the cache learned; drained_gen and drained
@@ -277,6 +279,8 @@ struct dsr_priv {
 	u64 drained;
 	struct list_head maint;
 	unsigned int n_maint;
+	/* the same entries by (source, destination, IP id): passive acks */
+	DECLARE_HASHTABLE(maint_hash, DSR_MAINT_HASH_BITS);
 	struct list_head discs;
 	unsigned int n_discs;
 	struct sk_buff_head fwdq;	/* Route Requests awaiting jitter */
@@ -510,6 +514,7 @@ void dsr_send_rrep(struct dsr_priv *priv, __be32 initiator,
 
 /* maintbuf.c */
 void dsr_maint_free(struct dsr_priv *priv, struct dsr_maint *m);
+void dsr_maint_unhash(struct dsr_maint *m);
 void dsr_maint_track(struct dsr_priv *priv, struct sk_buff *frame,
 		     __be32 nexthop, bool explicit, u16 ack_id, u8 segs);
 bool dsr_maint_want_ack(struct dsr_priv *priv, __be32 nexthop,

@@ -254,8 +254,10 @@ static void dsr_link_failed(struct dsr_priv *priv, __be32 nexthop,
 	trace_dsr_route(priv->dev, DSR_EVENT_LINK_BROKEN, self, nexthop, 0);
 
 	list_for_each_entry_safe(m, tmp, &priv->maint, list)
-		if (m->nexthop == nexthop)
+		if (m->nexthop == nexthop) {
+			dsr_maint_unhash(m);
 			list_move_tail(&m->list, &failed);
+		}
 	list_for_each_entry_safe(m, tmp, &failed, list) {
 		priv->n_maint--;
 		list_del(&m->list);

@@ -10,13 +10,38 @@
  */
 #include <linux/etherdevice.h>
 #include <linux/ip.h>
+#include <linux/jhash.h>
 #include <net/ip.h>
 
 #include "dsr.h"
 #include "trace.h"
 
+/*
+ * The Maintenance Buffer is a list in the order the packets were sent (the
+ * timer, ack_all) and a hash table by the packet's source, destination and
+ * IP id, where every frame we receive or overhear looks for the packet it
+ * acknowledges passively or duplicates: one bucket, not every entry.
+ */
+static u32 dsr_maint_hash(const struct dsr_priv *priv, __be32 saddr,
+			  __be32 daddr, __be16 id)
+{
+	return jhash_3words((__force u32)saddr, (__force u32)daddr,
+			    (__force u32)id, priv->hash_seed);
+}
+
+#define dsr_maint_for_ip(priv, m, iph)					\
+	hash_for_each_possible((priv)->maint_hash, m, hnode,		\
+			       dsr_maint_hash(priv, (iph)->saddr,		\
+					      (iph)->daddr, (iph)->id))
+
+void dsr_maint_unhash(struct dsr_maint *m)
+{
+	hash_del(&m->hnode);
+}
+
 void dsr_maint_free(struct dsr_priv *priv, struct dsr_maint *m)
 {
+	hash_del(&m->hnode);
 	list_del(&m->list);
 	priv->n_maint--;
 	kfree_skb(m->skb);
@@ -95,6 +120,8 @@ void dsr_maint_track(struct dsr_priv *priv, struct sk_buff *frame,
 		       nexthop, frame->len, 1, explicit, m->deadline - m->sent,
 		       segs);
 	list_add_tail(&m->list, &priv->maint);
+	hash_add(priv->maint_hash, &m->hnode,
+		 dsr_maint_hash(priv, m->saddr, m->daddr, m->ip_id));
 	priv->n_maint++;
 	dsr_kick(priv);
 	return;
@@ -147,7 +174,7 @@ bool dsr_maint_dup(struct dsr_priv *priv, const struct iphdr *iph)
 {
 	struct dsr_maint *m;
 
-	list_for_each_entry(m, &priv->maint, list)
+	dsr_maint_for_ip(priv, m, iph)
 		if (dsr_same_ip(iph, m->saddr, m->daddr, m->ip_id,
 				m->frag_off))
 			return true;
@@ -218,7 +245,7 @@ void dsr_maint_passive(struct dsr_priv *priv, const struct iphdr *iph,
 {
 	struct dsr_maint *m;
 
-	list_for_each_entry(m, &priv->maint, list) {
+	dsr_maint_for_ip(priv, m, iph) {
 		if (!dsr_same_ip(iph, m->saddr, m->daddr, m->ip_id,
 				 m->frag_off) ||
 		    m->segs == DSR_NO_SRT || segs < 0 || segs >= m->segs)

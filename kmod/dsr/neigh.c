@@ -15,7 +15,7 @@
 
 static u32 dsr_neigh_hash(const struct dsr_priv *priv, __be32 addr)
 {
-	return jhash_1word((__force u32)addr, priv->neigh_seed);
+	return jhash_1word((__force u32)addr, priv->hash_seed);
 }
 
 struct dsr_neigh *dsr_neigh_find(struct dsr_priv *priv, __be32 addr)
