@@ -26,8 +26,21 @@ static int dsr_inetaddr_event(struct notifier_block *nb, unsigned long event,
 	const struct in_ifaddr *first;
 	struct dsr_priv *priv;
 
-	if (!dsr_is_dsr(dev) || (event != NETDEV_UP && event != NETDEV_DOWN))
+	if (event != NETDEV_UP && event != NETDEV_DOWN)
 		return NOTIFY_DONE;
+	if (!dsr_is_dsr(dev)) {
+		struct net_device *master = netdev_master_upper_dev_get(dev);
+		struct dsr_slave *s;
+
+		/* a slave's own address (section 8.4) */
+		if (!master || !dsr_is_dsr(master))
+			return NOTIFY_DONE;
+		priv = netdev_priv(master);
+		s = dsr_slave_find(priv, dev);
+		if (s)
+			dsr_slave_update_addr(priv, s);
+		return NOTIFY_DONE;
+	}
 	priv = netdev_priv(dev);
 	first = rtnl_dereference(ifa->ifa_dev->ifa_list);
 	dsr_lock_bh(priv);

@@ -50,9 +50,18 @@ static void dsr_send_rreq(struct dsr_priv *priv, struct dsr_disc *d,
 			  struct sk_buff_head *out)
 {
 	size_t len = DSR_HDR_LEN + DSR_RREQ_SIZE(0);
+	bool spread = priv->rerr_spread_until > dsr_now(priv);
 	struct sk_buff *skb;
 	u8 ttl, *dh;
 
+	/*
+	 * Section 3.4.4: the last Route Error to us goes out on our next
+	 * Route Request, so that no node answers it with a route over the
+	 * broken link from its cache: on the next propagating one (and any
+	 * non-propagating one before it, which only the neighbours hear)
+	 */
+	if (spread)
+		len += DSR_RERR_SIZE;
 	ttl = d->propagating ? DSR_P(priv, DISCOVERY_HOP_LIMIT) : 1;
 	skb = dsr_ctrl_alloc(priv, len, dsr_self(priv), htonl(INADDR_BROADCAST),
 			     ttl);
@@ -61,6 +70,13 @@ static void dsr_send_rreq(struct dsr_priv *priv, struct dsr_disc *d,
 	dh = skb_network_header(skb) + sizeof(struct iphdr);
 	dsr_put_hdr(dh, DSR_NO_NEXT_HEADER);
 	dsr_put_rreq(dh + DSR_HDR_LEN, ++priv->rreq_id, d->target, NULL, 0);
+	if (spread) {
+		memcpy(dh + DSR_HDR_LEN + DSR_RREQ_SIZE(0), priv->rerr_spread,
+		       DSR_RERR_SIZE);
+		if (d->propagating)
+			priv->rerr_spread_until = 0;
+		dsr_stat(priv, DSR_S_RERR_SPREAD);
+	}
 	dsr_finish(dh, len);
 	/* our own id: never forward a copy of it back */
 	dsr_rreq_seen(&priv->rt, dsr_self(priv), priv->rreq_id, d->target,
@@ -176,10 +192,22 @@ static void dsr_fwdq_tick(struct dsr_priv *priv, u64 now,
 	struct sk_buff *skb, *tmp;
 
 	skb_queue_walk_safe(&priv->fwdq, skb, tmp) {
+		struct dsr_slave *s = NULL;
+
 		if (DSR_CB(skb)->time > now)
 			continue;
 		__skb_unlink(skb, &priv->fwdq);
-		dsr_broadcast(priv, skb, NULL, out);
+		/* a copy for one slave (section 8.4), if it is still one */
+		if (DSR_CB(skb)->ifindex) {
+			list_for_each_entry(s, &priv->slaves, list)
+				if (s->dev->ifindex == DSR_CB(skb)->ifindex)
+					break;
+			if (list_entry_is_head(s, &priv->slaves, list)) {
+				kfree_skb(skb);
+				continue;
+			}
+		}
+		dsr_broadcast(priv, skb, s, out);
 	}
 }
 
@@ -224,7 +252,7 @@ bool dsr_grat_allowed(struct dsr_priv *priv, __be32 src, __be32 tx)
  * A Route Reply carrying route[0..n-1] (from the initiator's first hop to
  * the target) back to the initiator along back[0..nback-1].
  */
-void dsr_send_rrep(struct dsr_priv *priv, __be32 initiator,
+void dsr_send_rrep(struct dsr_priv *priv, __be32 src, __be32 initiator,
 		   const __be32 *route, unsigned int n, bool external,
 		   const __be32 *back, unsigned int nback,
 		   struct sk_buff_head *out)
@@ -234,7 +262,7 @@ void dsr_send_rrep(struct dsr_priv *priv, __be32 initiator,
 	if (n > DSR_MAX_PATH || !nback)
 		return;
 	dsr_put_rrep(opt, external, route, n);
-	if (!dsr_send_ctrl_routed(priv, initiator, back, nback, 0, opt,
+	if (!dsr_send_ctrl_routed(priv, src, initiator, back, nback, 0, opt,
 				  DSR_RREP_SIZE(n), out))
 		dsr_stat(priv, DSR_S_RREP_SENT);
 }

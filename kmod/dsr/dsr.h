@@ -160,6 +160,7 @@ enum dsr_stat {
 	DSR_S_RERR_RESENT,
 	DSR_S_FWD_COPIED,
 	DSR_S_RX_COPIED,
+	DSR_S_RERR_SPREAD,
 	/* one per enum dsr_bad, in its order (DSR_OK excluded) */
 	DSR_S_BAD_FIRST,
 	DSR_S_BAD_LAST = DSR_S_BAD_FIRST + __DSR_BAD_MAX - 2,
@@ -171,6 +172,9 @@ struct dsr_slave {
 	struct net_device *dev;
 	struct dsr_priv *priv;
 	struct packet_type rx;		/* every DSR frame: rx.c */
+	__be32 addr;			/* its own first IPv4 address, or 0
+					 * (section 8.4; priv->lock, RTNL)
+					 */
 	bool qdisc;			/* we put dsrprio at its root */
 	bool gone;			/* released (priv->lock): not to be used */
 };
@@ -187,6 +191,10 @@ struct dsr_neigh {
 					 * teach its MAC again
 					 */
 	u64 confirmed;			/* ms: last ack from it, 0 never */
+	bool no_passive;		/* what it forwards is not heard
+					 * here: asked for explicit acks
+					 * (section 8.3.2's table)
+					 */
 	u64 crossed;			/* ms: first sending of the latest
 					 * packet it acknowledged
 					 */
@@ -209,6 +217,9 @@ struct dsr_maint {
 #define DSR_NO_SRT		0xff	/* no source route */
 	u8 tries;			/* transmissions so far */
 	bool explicit;			/* last transmission asked for an ack */
+	bool passive;			/* the first one waited for a passive
+					 * ack
+					 */
 	bool held;			/* timer expired while still queued */
 	u16 ack_id;
 	u64 first, sent, deadline;	/* ms */
@@ -245,7 +256,7 @@ struct dsr_disc {
 
 struct dsr_skb_cb {
 	u64 time;			/* ms: queued at / due at */
-	struct dsr_slave *slave;	/* fwdq: where to send */
+	int ifindex;			/* fwdq: the one slave to send on */
 };
 
 #define DSR_CB(skb) ((struct dsr_skb_cb *)(skb)->cb)
@@ -253,6 +264,7 @@ struct dsr_skb_cb {
 struct dsr_priv {
 	struct net_device *dev;
 	struct list_head slaves;
+	unsigned int n_if_addrs;	/* slaves with an address of their own */
 	spinlock_t lock;		/* every table below */
 	u64 now_ms, now_us;	/* the clock under lock: dsr_lock() */
 	bool dead;
@@ -285,6 +297,12 @@ struct dsr_priv {
 	unsigned int n_discs;
 	struct sk_buff_head fwdq;	/* Route Requests awaiting jitter */
 	struct dsr_grat grat[DSR_GRAT_TABLE];
+	/*
+	 * The last Route Error to us, for our next Route Request (section
+	 * 3.4.4), until rerr_spread_until (ms; 0: none)
+	 */
+	u8 rerr_spread[DSR_RERR_SIZE];
+	u64 rerr_spread_until;
 
 	/* frames built under lock, in order; sent by the tx_lock holder */
 	struct sk_buff_head txq;
@@ -388,6 +406,39 @@ static inline __be32 dsr_self(const struct dsr_priv *priv)
 	return READ_ONCE(priv->rc.self);
 }
 
+/*
+ * Section 8.4: a slave with an IPv4 address of its own is known by it on
+ * its link (Route Requests record it, source routes name it); one without
+ * is known by the home address.  priv->lock held.
+ */
+static inline __be32 dsr_if_addr(const struct dsr_priv *priv,
+				 const struct dsr_slave *s)
+{
+	return READ_ONCE(s->addr) ?: dsr_self(priv);
+}
+
+/*
+ * Whether a is an address of ours: the home address or a slave's.  Under
+ * priv->lock (or RTNL): the slaves' list and addresses do not change.
+ */
+static inline bool dsr_is_self(const struct dsr_priv *priv, __be32 a)
+{
+	const struct dsr_slave *s;
+
+	if (!a)
+		return false;
+	if (a == dsr_self(priv))
+		return true;
+	if (!READ_ONCE(priv->n_if_addrs))
+		return false;
+	list_for_each_entry_rcu(s, &priv->slaves, list,
+				lockdep_is_held(&priv->lock) ||
+				lockdep_rtnl_is_held())
+		if (READ_ONCE(s->addr) == a)
+			return true;
+	return false;
+}
+
 /* device.c */
 extern const struct net_device_ops dsr_netdev_ops;
 
@@ -436,6 +487,7 @@ int dsr_slave_del(struct dsr_priv *priv, struct net_device *sdev);
 void dsr_slave_release(struct dsr_priv *priv, struct dsr_slave *s);
 void dsr_slave_release_all(struct dsr_priv *priv);
 void dsr_slave_update_mtu(struct dsr_priv *priv);
+void dsr_slave_update_addr(struct dsr_priv *priv, struct dsr_slave *s);
 
 /* timer.c */
 void dsr_timer_init(struct dsr_priv *priv);
@@ -484,7 +536,7 @@ int dsr_send_routed(struct dsr_priv *priv, struct sk_buff *skb,
 void dsr_send_cached(struct dsr_priv *priv, struct sk_buff *skb,
 		     const __be32 *hops, unsigned int n,
 		     struct sk_buff_head *out);
-int dsr_send_ctrl_routed(struct dsr_priv *priv, __be32 dst,
+int dsr_send_ctrl_routed(struct dsr_priv *priv, __be32 src, __be32 dst,
 			 const __be32 *hops, unsigned int n, u8 salvage,
 			 const u8 *opts, size_t optlen,
 			 struct sk_buff_head *out);
@@ -507,7 +559,7 @@ void dsr_route_or_queue(struct dsr_priv *priv, struct sk_buff *skb,
 void dsr_disc_drain(struct dsr_priv *priv, struct sk_buff_head *out);
 void dsr_disc_timer(struct dsr_priv *priv, u64 now, struct sk_buff_head *out);
 bool dsr_grat_allowed(struct dsr_priv *priv, __be32 src, __be32 tx);
-void dsr_send_rrep(struct dsr_priv *priv, __be32 initiator,
+void dsr_send_rrep(struct dsr_priv *priv, __be32 src, __be32 initiator,
 		   const __be32 *route, unsigned int n, bool external,
 		   const __be32 *back, unsigned int nback,
 		   struct sk_buff_head *out);

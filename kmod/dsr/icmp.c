@@ -28,7 +28,7 @@
 static bool dsr_icmp_allowed(struct dsr_priv *priv, const struct iphdr *iph,
 			     const u8 *l4, unsigned int l4len, u8 proto)
 {
-	if (!ah_addr_routable(iph->saddr) || iph->saddr == dsr_self(priv) ||
+	if (!ah_addr_routable(iph->saddr) || dsr_is_self(priv, iph->saddr) ||
 	    ipv4_is_lbcast(iph->daddr) || ipv4_is_multicast(iph->daddr))
 		return false;
 	/* not about an ICMP error */

@@ -92,6 +92,7 @@ static bool dsr_maint_hold(struct dsr_priv *priv, struct dsr_maint *m,
 /* What a failed packet tells its Route Error and the Blacklist. */
 struct dsr_failed {
 	__be32 rerr_dst;	/* the Route Error goes here (0: nowhere) */
+	__be32 via;		/* our address its route named (section 8.4) */
 	u8 salvage;
 	bool rrep;		/* it carried a Route Reply */
 	/* its Route Error and Acknowledgment options the Route Error takes */
@@ -115,10 +116,9 @@ static void dsr_send_rerr(struct dsr_priv *priv, const struct dsr_failed *f,
 		dsr_stat(priv, DSR_S_RERR_NO_ROUTE);
 		return;
 	}
-	dsr_put_rerr(opt, f->salvage, dsr_self(priv), f->rerr_dst,
-		     unreachable);
+	dsr_put_rerr(opt, f->salvage, f->via, f->rerr_dst, unreachable);
 	memcpy(opt + DSR_RERR_SIZE, f->carry, f->carry_len);
-	if (dsr_send_ctrl_routed(priv, f->rerr_dst, hops, n, 0, opt,
+	if (dsr_send_ctrl_routed(priv, 0, f->rerr_dst, hops, n, 0, opt,
 				 DSR_RERR_SIZE + f->carry_len, out))
 		return;
 	dsr_stat(priv, DSR_S_RERR_SENT);
@@ -129,7 +129,9 @@ static void dsr_send_rerr(struct dsr_priv *priv, const struct dsr_failed *f,
 /*
  * Section 8.3.4: the Route Error for a packet goes to its IP source, or,
  * once the packet was salvaged, to Address[1] of its source route (the
- * node that salvaged it), with the packet's Salvage value.
+ * node that salvaged it), with the packet's Salvage value.  The broken
+ * link is the one its route names: from the address of ours before the
+ * next hop (a slave's, section 8.4).
  */
 static void dsr_maint_failed(struct dsr_priv *priv, const struct dsr_maint *m,
 			     struct dsr_failed *f)
@@ -140,6 +142,7 @@ static void dsr_maint_failed(struct dsr_priv *priv, const struct dsr_maint *m,
 	const u8 *dh;
 
 	f->rerr_dst = m->saddr;
+	f->via = dsr_self(priv);
 	f->salvage = 0;
 	f->rrep = false;
 	f->carry_len = 0;
@@ -150,6 +153,15 @@ static void dsr_maint_failed(struct dsr_priv *priv, const struct dsr_maint *m,
 		return;
 	f->rrep = p.n_rrep;
 	if (p.srt) {
+		unsigned int na = dsr_srt_naddr(dh, p.srt);
+		__be32 via;
+
+		if (m->segs <= na) {
+			via = dsr_srt_node(dh, p.srt, m->saddr, m->daddr,
+					   na - m->segs);
+			if (dsr_is_self(priv, via))
+				f->via = via;
+		}
 		f->salvage = DSR_SRT_SALVAGE(dsr_srt_bits(dh, p.srt));
 		if (f->salvage && dsr_srt_naddr(dh, p.srt))
 			f->rerr_dst = dsr_srt_node(dh, p.srt, m->saddr,

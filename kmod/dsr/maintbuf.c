@@ -71,7 +71,8 @@ bool dsr_maint_want_ack(struct dsr_priv *priv, __be32 nexthop,
 		return false;
 	}
 	*track = true;
-	return last_hop || !DSR_P(priv, TRY_PASSIVE_ACKS);
+	return last_hop || !DSR_P(priv, TRY_PASSIVE_ACKS) ||
+	       (n && n->no_passive);
 }
 
 /*
@@ -102,6 +103,7 @@ void dsr_maint_track(struct dsr_priv *priv, struct sk_buff *frame,
 	m->frag_off = iph->frag_off;
 	m->tries = 1;
 	m->explicit = explicit;
+	m->passive = !explicit;
 	m->ack_id = ack_id;
 	m->sent = dsr_now(priv);
 	m->first = m->sent;
@@ -181,8 +183,17 @@ bool dsr_maint_dup(struct dsr_priv *priv, const struct iphdr *iph)
 	return false;
 }
 
-/* m's next hop acknowledged it: the link works both ways (section 4.6) */
-static void dsr_confirmed(struct dsr_priv *priv, const struct dsr_maint *m)
+/*
+ * m's next hop acknowledged it: the link works both ways (section 4.6).
+ * Section 8.3.2's table of next hops: one whose forwarding we overhear
+ * (passive) is left to passive acknowledgments; one that answered only
+ * the explicit request of a retransmission, after the first transmission
+ * waited for a passive ack in vain (it forwards where we cannot hear:
+ * by another slave, section 8.4, or out of our range), is asked
+ * explicitly from then on, until a passive ack from it is heard again.
+ */
+static void dsr_confirmed(struct dsr_priv *priv, const struct dsr_maint *m,
+			  bool passive)
 {
 	struct dsr_neigh *n = dsr_neigh_find(priv, m->nexthop);
 
@@ -190,6 +201,10 @@ static void dsr_confirmed(struct dsr_priv *priv, const struct dsr_maint *m)
 		dsr_stat(priv, DSR_S_BLACKLIST_CLEARED);
 	if (n) {
 		n->confirmed = dsr_now(priv);
+		if (passive)
+			n->no_passive = false;
+		else if (m->passive)
+			n->no_passive = true;
 		n->crossed = max(n->crossed, m->first);
 		n->acked++;
 	}
@@ -229,7 +244,7 @@ bool dsr_maint_ack(struct dsr_priv *priv, __be32 from, u16 id)
 				      dsr_now(priv) - m->first, m->saddr, m->daddr,
 				      m->ip_id);
 			dsr_neigh_rtt_sample(priv, m);
-			dsr_confirmed(priv, m);
+			dsr_confirmed(priv, m, false);
 			dsr_maint_ack_earlier(priv, m);
 			dsr_maint_free(priv, m);
 			dsr_stat(priv, DSR_S_ACK_RECEIVED);
@@ -250,7 +265,7 @@ void dsr_maint_passive(struct dsr_priv *priv, const struct iphdr *iph,
 				 m->frag_off) ||
 		    m->segs == DSR_NO_SRT || segs < 0 || segs >= m->segs)
 			continue;
-		dsr_confirmed(priv, m);
+		dsr_confirmed(priv, m, true);
 		trace_dsr_ack(priv->dev, dsr_self(priv), m->nexthop, true,
 			      dsr_now(priv) - m->sent, m->tries,
 			      dsr_now(priv) - m->first, m->saddr, m->daddr,

@@ -616,6 +616,7 @@ static int dsr_nl_neigh(struct sk_buff *msg, struct dsr_priv *priv,
 	BUILD_BUG_ON((int)DSR_BL_QUESTIONABLE != DSR_BLACKLIST_QUESTIONABLE ||
 		     (int)DSR_BL_PROBABLE != DSR_BLACKLIST_PROBABLE);
 	if ((bl != DSR_BL_NONE && nla_put_u8(msg, DSR_A_BLACKLIST, bl)) ||
+	    (n->no_passive && nla_put_flag(msg, DSR_A_ACK_EXPLICIT)) ||
 	    nla_put_in_addr(msg, DSR_A_ADDR, n->addr) ||
 	    nla_put(msg, DSR_A_MAC, ETH_ALEN, n->mac) ||
 	    nla_put_u32(msg, DSR_A_SLAVE, n->slave->dev->ifindex) ||

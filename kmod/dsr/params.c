@@ -149,6 +149,7 @@ const char *const dsr_stat_names[DSR_S_MAX] = {
 	[DSR_S_RERR_RESENT] = "rerr_resent",
 	[DSR_S_FWD_COPIED] = "fwd_copied",
 	[DSR_S_RX_COPIED] = "rx_copied",
+	[DSR_S_RERR_SPREAD] = "rerr_spread",
 	[DSR_S_BAD_FIRST + DSR_BAD_TRUNCATED - 1] = "malformed_truncated",
 	[DSR_S_BAD_FIRST + DSR_BAD_PAYLOAD_LEN - 1] = "malformed_payload_len",
 	[DSR_S_BAD_FIRST + DSR_BAD_FLOW_STATE - 1] = "malformed_flow_state",

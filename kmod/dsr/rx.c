@@ -37,19 +37,16 @@ struct dsr_rx_ctx {
 	__be32 self, src, dst, tx;
 	int n, segs;		/* source route: addresses, Segments Left */
 	int tx_idx;		/* transmitter's index on the source route */
+	/*
+	 * Ours on it: from tx_idx + 1 to me_idx (several with several
+	 * slaves, section 8.4; n + 1 at the destination), me_addr the
+	 * address the transmitter sent to
+	 */
+	int me_idx;
+	__be32 me_addr;
 	bool overheard;
 	struct sk_buff_head *out;
 };
-
-static bool dsr_has(const __be32 *a, unsigned int n, __be32 x)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		if (a[i] == x)
-			return true;
-	return false;
-}
 
 static __be32 dsr_node(const struct dsr_rx_ctx *c, int i)
 {
@@ -64,7 +61,10 @@ static void dsr_bad(struct dsr_priv *priv, enum dsr_bad bad)
 
 /* ---- routes we learn from what we hear ------------------------------------- */
 
-/* Learn nodes from..to (either direction) of the source route. */
+/*
+ * Learn nodes from..to (either direction) of the source route; up to an
+ * address of ours, if the route comes back to us (a loop).
+ */
 static void dsr_learn_span(struct dsr_rx_ctx *c, int from, int to)
 {
 	__be32 hops[DSR_MAX_PATH];
@@ -72,24 +72,28 @@ static void dsr_learn_span(struct dsr_rx_ctx *c, int from, int to)
 	unsigned int n = 0;
 
 	for (i = from; n < DSR_MAX_PATH; i += step) {
-		hops[n++] = dsr_node(c, i);
+		__be32 a = dsr_node(c, i);
+
+		if (dsr_is_self(c->priv, a))
+			break;
+		hops[n++] = a;
 		if (i == to)
 			break;
 	}
-	if (i == to)
+	if (i == to || (n && dsr_is_self(c->priv, dsr_node(c, i))))
 		dsr_learn(c->priv, hops, n, 0);
 }
 
-static void dsr_learn_srt(struct dsr_rx_ctx *c, int me)
+static void dsr_learn_srt(struct dsr_rx_ctx *c, bool me)
 {
 	int lo = DSR_SRT_SALVAGE(dsr_srt_bits(c->dh, c->p->srt)) ? 1 : 0;
 	int hi = c->n + 1;
 
-	if (me >= 0) {
-		if (me < hi)
-			dsr_learn_span(c, me + 1, hi);
-		if (me > lo)
-			dsr_learn_span(c, me - 1, lo);
+	if (me) {
+		if (c->me_idx < hi)
+			dsr_learn_span(c, c->me_idx + 1, hi);
+		if (c->tx_idx >= lo)
+			dsr_learn_span(c, c->tx_idx, lo);
 	} else {
 		dsr_learn_span(c, c->tx_idx, hi);
 		if (c->tx_idx > lo)
@@ -115,15 +119,17 @@ static bool dsr_outside(struct dsr_priv *priv, __be32 a)
 /*
  * Propagate c's Route Request with the route rec[0..n-1] recorded, and
  * with the packet's payload if it carries one (a copy of the entire
- * packet, section 8.2.2) and that still fits the slave's MTU.
+ * packet, section 8.2.2) and that still fits the slave's MTU: on slave
+ * only, or (NULL) on every slave.
  */
 static void dsr_rreq_forward(struct dsr_rx_ctx *c, const __be32 *rec,
-			     unsigned int n, u16 id, __be32 target)
+			     unsigned int n, u16 id, __be32 target,
+			     struct dsr_slave *only)
 {
 	struct dsr_priv *priv = c->priv;
 	size_t len = DSR_HDR_LEN + DSR_RREQ_SIZE(n);
 	u32 jitter = DSR_P(priv, BROADCAST_JITTER_MS);
-	unsigned int off = ip_hdrlen(c->skb) + c->p->len;
+	unsigned int off = ip_hdrlen(c->skb) + c->p->len, i, o;
 	unsigned int plen = ntohs(ip_hdr(c->skb)->tot_len) - off;
 	u8 nh = c->p->next_header;
 	struct sk_buff *skb;
@@ -138,8 +144,16 @@ static void dsr_rreq_forward(struct dsr_rx_ctx *c, const __be32 *rec,
 		dsr_stat(priv, DSR_S_RREQ_QUEUE_FULL);
 		return;
 	}
+	/*
+	 * The packet goes on as it came (section 8.2.2: "a copy of this
+	 * entire packet"): with the Route Errors it carries (3.4.4), which
+	 * every node on the way takes out of its cache before it answers.
+	 */
+	for (i = 0; i < c->p->n_rerr; i++)
+		len += 2 + dsr_opt_len(c->dh, c->p->rerr[i]);
 	if (nh == DSR_NO_NEXT_HEADER ||
-	    sizeof(struct iphdr) + len + plen > dsr_next_mtu(priv, 0)) {
+	    sizeof(struct iphdr) + len + plen >
+	    (only ? only->dev->mtu : dsr_next_mtu(priv, 0))) {
 		if (nh != DSR_NO_NEXT_HEADER)
 			dsr_stat(priv, DSR_S_TX_TOO_BIG);
 		nh = DSR_NO_NEXT_HEADER;
@@ -154,15 +168,60 @@ static void dsr_rreq_forward(struct dsr_rx_ctx *c, const __be32 *rec,
 	dh = skb_network_header(skb) + sizeof(struct iphdr);
 	dsr_put_hdr(dh, nh);
 	dsr_put_rreq(dh + DSR_HDR_LEN, id, target, rec, n);
+	for (i = 0, o = DSR_HDR_LEN + DSR_RREQ_SIZE(n); i < c->p->n_rerr; i++) {
+		size_t olen = 2 + dsr_opt_len(c->dh, c->p->rerr[i]);
+
+		memcpy(dh + o, c->dh + c->p->rerr[i], olen);
+		o += olen;
+	}
 	dsr_finish(dh, len);
 	if (skb_copy_bits(c->skb, off, dh + len, plen)) {
 		kfree_skb(skb);
 		return;
 	}
 	DSR_CB(skb)->time = dsr_now(priv) + (jitter ? get_random_u32() % jitter : 0);
+	DSR_CB(skb)->ifindex = only ? only->dev->ifindex : 0;
 	__skb_queue_tail(&priv->fwdq, skb);
 	dsr_stat(priv, DSR_S_RREQ_FORWARDED);
 	dsr_kick(priv);
+}
+
+/*
+ * Section 8.4: the request came in on c->slave, recorded rec[0..n-1]; out
+ * of each slave it goes with the incoming slave's address appended, and,
+ * out of a slave known by another address, that one's too.  Without
+ * slave addresses every slave is known by the home address: one copy,
+ * one address.  rec has room for two more.
+ */
+static void dsr_rreq_propagate(struct dsr_rx_ctx *c, __be32 *rec,
+			       unsigned int n, u16 id, __be32 target)
+{
+	struct dsr_priv *priv = c->priv;
+	__be32 in = dsr_if_addr(priv, c->slave);
+	struct dsr_slave *s;
+
+	rec[n] = in;
+	if (!READ_ONCE(priv->n_if_addrs)) {
+		dsr_rreq_forward(c, rec, n + 1, id, target, NULL);
+		return;
+	}
+	list_for_each_entry(s, &priv->slaves, list) {
+		rec[n + 1] = dsr_if_addr(priv, s);
+		dsr_rreq_forward(c, rec, rec[n + 1] == in ? n + 1 : n + 2, id,
+				 target, s);
+	}
+}
+
+/*
+ * The address of ours that a source route names before next (section
+ * 8.4): that of the slave which reaches it, if not the incoming one's.
+ */
+static __be32 dsr_out_addr(struct dsr_rx_ctx *c, __be32 next)
+{
+	struct dsr_neigh *n = dsr_neigh_find(c->priv, next);
+
+	return n ? dsr_if_addr(c->priv, n->slave) :
+		   dsr_if_addr(c->priv, c->slave);
 }
 
 /*
@@ -238,10 +297,13 @@ static bool dsr_rx_rreq(struct dsr_rx_ctx *c)
 {
 	struct dsr_priv *priv = c->priv;
 	u16 off = c->p->rreq, id = dsr_rreq_id(c->dh, off);
-	unsigned int n = dsr_rreq_naddr(c->dh, off), i, k;
-	__be32 target = dsr_rreq_target(c->dh, off);
-	/* rec: initiator, Address[1..n], then room for us and a cached route */
-	__be32 rec[2 * DSR_MAX_PATH + 2], back[DSR_MAX_PATH + 1];
+	unsigned int n = dsr_rreq_naddr(c->dh, off), i, k, m;
+	__be32 target = dsr_rreq_target(c->dh, off), in, out;
+	/*
+	 * rec: initiator, Address[1..n], then room for our addresses (two:
+	 * section 8.4) and a cached route
+	 */
+	__be32 rec[2 * DSR_MAX_PATH + 3], back[DSR_MAX_PATH + 1];
 
 	dsr_stat(priv, DSR_S_RREQ_RECEIVED);
 	if (n > DSR_MAX_PATH) {
@@ -251,9 +313,11 @@ static bool dsr_rx_rreq(struct dsr_rx_ctx *c)
 	rec[0] = c->src;
 	for (i = 0; i < n; i++)
 		rec[i + 1] = dsr_rreq_addr(c->dh, off, i);
-	if (dsr_has(rec, n + 1, c->self)) {
+	for (i = 0; i <= n && !dsr_is_self(priv, rec[i]); i++)
+		;
+	if (i <= n) {
 		/* its transmitter forwards what we sent: it hears us */
-		if (n && rec[n - 1] == c->self &&
+		if (n && dsr_is_self(priv, rec[n - 1]) &&
 		    dsr_bl_del(&priv->bl, rec[n]))
 			dsr_stat(priv, DSR_S_BLACKLIST_CLEARED);
 		dsr_stat(priv, DSR_S_RREQ_OWN);
@@ -271,11 +335,17 @@ static bool dsr_rx_rreq(struct dsr_rx_ctx *c)
 		back[i] = rec[n - i];
 	dsr_learn(priv, back, n + 1, 0);
 
-	/* the route a reply returns: Address[1..n], us, ... */
-	rec[n + 1] = c->self;
-	if (target == c->self) {
-		dsr_send_rrep(priv, c->src, rec + 1, n + 1, false, back, n + 1,
-			      c->out);
+	/*
+	 * The route a reply returns: Address[1..n], the address it reached
+	 * us by, ...; at the target, the target (from it, as the reply: the
+	 * previous hop learns the address the route names).
+	 */
+	in = dsr_if_addr(priv, c->slave);
+	rec[n + 1] = in;
+	if (dsr_is_self(priv, target)) {
+		rec[n + 1] = target;
+		dsr_send_rrep(priv, target, c->src, rec + 1, n + 1, false, back,
+			      n + 1, c->out);
 		return true;
 	}
 	if (dsr_rreq_seen(&priv->rt, c->src, id, target, dsr_now(priv))) {
@@ -285,20 +355,29 @@ static bool dsr_rx_rreq(struct dsr_rx_ctx *c)
 	if (DSR_P(priv, GATEWAY) && dsr_outside(priv, target) &&
 	    n + 2 <= DSR_MAX_PATH) {
 		rec[n + 2] = target;
-		dsr_send_rrep(priv, c->src, rec + 1, n + 2, true, back, n + 1,
-			      c->out);
+		dsr_send_rrep(priv, 0, c->src, rec + 1, n + 2, true, back,
+			      n + 1, c->out);
 		dsr_stat(priv, DSR_S_RREP_GATEWAY_SENT);
 		return false;
 	}
-	k = dsr_rc_lookup(&priv->rc, target, rec + n + 2, dsr_now(priv));
+	k = dsr_rc_lookup(&priv->rc, target, rec + n + 3, dsr_now(priv));
+	if (k) {
+		/* and the address of the slave the cached route leaves by */
+		m = n + 2;
+		out = dsr_out_addr(c, rec[n + 3]);
+		if (out != in)
+			rec[m++] = out;
+		memmove(rec + m, rec + n + 3, k * sizeof(*rec));
+		k += m - (n + 2);
+	}
 	if (k && n + 1 + k <= DSR_MAX_PATH &&
-	    dsr_route_ok(rec, n + 2 + k, 0, 2 * DSR_MAX_PATH + 2)) {
-		dsr_send_rrep(priv, c->src, rec + 1, n + 1 + k, false, back,
+	    dsr_route_ok(rec, n + 2 + k, 0, 2 * DSR_MAX_PATH + 3)) {
+		dsr_send_rrep(priv, 0, c->src, rec + 1, n + 1 + k, false, back,
 			      n + 1, c->out);
 		dsr_stat(priv, DSR_S_RREP_CACHED_SENT);
 		return false;
 	}
-	dsr_rreq_forward(c, rec + 1, n + 1, id, target);
+	dsr_rreq_propagate(c, rec + 1, n, id, target);
 	return false;
 }
 
@@ -306,7 +385,7 @@ static bool dsr_rx_rreq(struct dsr_rx_ctx *c)
 
 static void dsr_rx_rrep(struct dsr_rx_ctx *c, u16 off)
 {
-	unsigned int n = dsr_rrep_naddr(c->dh, off), i, j;
+	unsigned int n = dsr_rrep_naddr(c->dh, off), i, j, l;
 	bool ext = c->dh[off + 2] & DSR_RREP_L;
 	__be32 a[DSR_MAX_PATH + 1], hops[DSR_MAX_PATH + 1];
 
@@ -321,18 +400,21 @@ static void dsr_rx_rrep(struct dsr_rx_ctx *c, u16 off)
 		dsr_bad(c->priv, DSR_BAD_ROUTE);
 		return;
 	}
-	for (j = 0; j <= n && a[j] != c->self; j++)
+	for (j = 0; j <= n && !dsr_is_self(c->priv, a[j]); j++)
 		;
 	if (j > n)
 		return;		/* not on it: nothing we can use */
+	/* ours from a[j] to a[l] (section 8.4) */
+	for (l = j; l < n && dsr_is_self(c->priv, a[l + 1]); l++)
+		;
 	if (j == 0) {
 		dsr_stat(c->priv, DSR_S_RREP_RECEIVED);
 		/* (a probe's answer, section 4.6) */
 		if (n && a[1] == c->tx && dsr_bl_del(&c->priv->bl, c->tx))
 			dsr_stat(c->priv, DSR_S_BLACKLIST_CLEARED);
 	}
-	if (j < n)
-		dsr_learn(c->priv, a + j + 1, n - j,
+	if (l < n)
+		dsr_learn(c->priv, a + l + 1, n - l,
 			  ext ? DSR_PATH_EXTERNAL : 0);
 	for (i = 0; i < j; i++)
 		hops[i] = a[j - 1 - i];
@@ -351,6 +433,13 @@ static void dsr_rx_rerr(struct dsr_rx_ctx *c, u16 off)
 	from = ah_get_addr(o + 4);
 	to = ah_get_addr(o + 12);
 	dsr_stat(priv, DSR_S_RERR_RECEIVED);
+	/* ours: it goes out again on our next Route Request (3.4.4) */
+	if (!c->overheard && 2 + dsr_opt_len(c->dh, off) == DSR_RERR_SIZE &&
+	    dsr_is_self(priv, ah_get_addr(o + 8))) {
+		memcpy(priv->rerr_spread, o, DSR_RERR_SIZE);
+		priv->rerr_spread_until = dsr_now(priv) +
+			max_t(u32, DSR_P(priv, LINK_HOLDDOWN_MS), 1000);
+	}
 	dsr_rc_del_link(&priv->rc, from, to);
 	hold = DSR_P(priv, LINK_HOLDDOWN_MS);
 	if (hold)
@@ -370,13 +459,19 @@ static void dsr_rx_rerr(struct dsr_rx_ctx *c, u16 off)
  */
 static u16 dsr_rx_rerr_returned(struct dsr_rx_ctx *c, u16 off)
 {
+	u16 first = off + 2 + dsr_opt_len(c->dh, off), start;
 	struct dsr_priv *priv = c->priv;
 	__be32 dst, hops[DSR_MAX_PATH];
+	__be32 src = 0;
 	unsigned int n;
-	u16 start;
 	size_t len;
 
-	len = dsr_rerr_returned(c->dh, c->p, off, c->self, &dst, &start);
+	/* sent by us: from any address of ours (section 8.4) */
+	if (first + 8 <= c->p->len)
+		src = ah_get_addr(c->dh + first + 4);
+	if (!dsr_is_self(priv, src))
+		return 0;
+	len = dsr_rerr_returned(c->dh, c->p, off, src, &dst, &start);
 	if (!len)
 		return 0;
 	n = dsr_rc_lookup(&priv->rc, dst, hops, dsr_now(priv));
@@ -384,25 +479,28 @@ static u16 dsr_rx_rerr_returned(struct dsr_rx_ctx *c, u16 off)
 		dsr_stat(priv, DSR_S_RERR_NO_ROUTE);
 		return start + len;
 	}
-	if (!dsr_send_ctrl_routed(priv, dst, hops, n, c->dh[off + 3] & 0xf,
+	if (!dsr_send_ctrl_routed(priv, 0, dst, hops, n, c->dh[off + 3] & 0xf,
 				  c->dh + start, len, c->out))
 		dsr_stat(priv, DSR_S_RERR_RESENT);
 	return start + len;
 }
 
-/* An Acknowledgment with id to the neighbour to, in one hop. */
+/*
+ * An Acknowledgment with id to the neighbour to, in one hop, from the
+ * address it sent to (the one it waits to hear from).
+ */
 static void dsr_send_ack(struct dsr_rx_ctx *c, u16 id, __be32 to)
 {
 	size_t len = DSR_HDR_LEN + DSR_ACK_SIZE;
 	struct sk_buff *skb;
 	u8 *dh;
 
-	skb = dsr_ctrl_alloc(c->priv, len, c->self, to, 1);
+	skb = dsr_ctrl_alloc(c->priv, len, c->me_addr, to, 1);
 	if (!skb)
 		return;
 	dh = skb_network_header(skb) + sizeof(struct iphdr);
 	dsr_put_hdr(dh, DSR_NO_NEXT_HEADER);
-	dsr_put_ack(dh + DSR_HDR_LEN, id, c->self, to);
+	dsr_put_ack(dh + DSR_HDR_LEN, id, c->me_addr, to);
 	dsr_finish(dh, len);
 	if (!dsr_frame(c->priv, skb, to, c->out))
 		dsr_stat(c->priv, DSR_S_ACK_SENT);
@@ -419,7 +517,7 @@ static void dsr_rx_areq(struct dsr_rx_ctx *c)
 
 	if (!c->p->n_ack)
 		dsr_send_ack(c, id, c->tx);
-	else if (c->dst == c->self)
+	else if (dsr_is_self(c->priv, c->dst))
 		dsr_send_ack(c, id, ah_get_addr(c->dh + c->p->ack[0] + 4));
 }
 
@@ -431,7 +529,7 @@ static void dsr_rx_acks(struct dsr_rx_ctx *c)
 		const u8 *o = c->dh + c->p->ack[i];
 		__be32 from = ah_get_addr(o + 4);
 
-		if (ah_get_addr(o + 8) != c->self)
+		if (!dsr_is_self(c->priv, ah_get_addr(o + 8)))
 			continue;
 		dsr_learn(c->priv, &from, 1, 0);
 		/* it answered what we sent it: its MAC is proven */
@@ -496,10 +594,12 @@ static enum dsr_rx dsr_deliver_once(struct dsr_rx_ctx *c)
 
 /*
  * A Route Request that carries a payload, at its target: the IP
- * destination becomes the target (us), and the payload is delivered.
+ * destination becomes the target (an address of ours), and the payload
+ * is delivered.
  */
 static enum dsr_rx dsr_rreq_deliver(struct dsr_rx_ctx *c)
 {
+	__be32 target = dsr_rreq_target(c->dh, c->p->rreq);
 	struct iphdr *iph;
 
 	if (skb_ensure_writable(c->skb, ip_hdrlen(c->skb))) {
@@ -507,9 +607,9 @@ static enum dsr_rx dsr_rreq_deliver(struct dsr_rx_ctx *c)
 		return DSR_RX_DROP;
 	}
 	iph = ip_hdr(c->skb);
-	iph->daddr = c->self;
+	iph->daddr = target;
 	ip_send_check(iph);
-	c->dst = c->self;
+	c->dst = target;
 	return dsr_deliver_once(c);
 }
 
@@ -549,8 +649,9 @@ static enum dsr_rx dsr_forward(struct dsr_rx_ctx *c)
 			      0, c->out);
 		return DSR_RX_DROP;
 	}
-	segs = c->segs - 1;
-	next = dsr_node(c, c->n - segs + 1);
+	/* past every address of ours (section 8.4) */
+	segs = c->n - c->me_idx;
+	next = dsr_node(c, c->me_idx + 1);
 	explicit = dsr_maint_want_ack(priv, next, segs == 0, &track);
 	/* (before the duplicate cache: a retransmission may find room) */
 	if (track && !dsr_maint_room(priv, c->p->n_rrep || c->p->n_rerr))
@@ -638,7 +739,7 @@ static void dsr_grat_reply(struct dsr_rx_ctx *c, int at)
 		route[n++] = dsr_node(c, i);
 	for (i = c->tx_idx; i >= 0; i--)
 		back[nback++] = dsr_node(c, i);
-	dsr_send_rrep(c->priv, c->src, route, n,
+	dsr_send_rrep(c->priv, 0, c->src, route, n,
 		      dsr_srt_bits(c->dh, c->p->srt) & DSR_SRT_L, back, nback,
 		      c->out);
 	dsr_stat(c->priv, DSR_S_GRAT_RREP_SENT);
@@ -648,11 +749,11 @@ static void dsr_shorten(struct dsr_rx_ctx *c)
 {
 	int i;
 
-	if (!c->p->srt || c->segs < 1 || c->src == c->self ||
+	if (!c->p->srt || c->segs < 1 || dsr_is_self(c->priv, c->src) ||
 	    DSR_SRT_SALVAGE(dsr_srt_bits(c->dh, c->p->srt)))
 		return;
 	for (i = c->tx_idx + 2; i <= c->n + 1; i++)
-		if (dsr_node(c, i) == c->self) {
+		if (dsr_is_self(c->priv, dsr_node(c, i))) {
 			dsr_grat_reply(c, i);
 			return;
 		}
@@ -693,7 +794,7 @@ static enum dsr_rx dsr_process(struct dsr_rx_ctx *c)
 	} else {
 		c->tx = c->src;
 	}
-	if (c->tx == c->self)
+	if (dsr_is_self(priv, c->tx))
 		return DSR_RX_DROP;	/* our own, echoed */
 	dsr_neigh_heard(priv, c->tx, eth_hdr(c->skb)->h_source, c->slave,
 			false);
@@ -713,12 +814,25 @@ static enum dsr_rx dsr_process(struct dsr_rx_ctx *c)
 		dsr_rx_rrep(c, p->rrep[i]);
 	dsr_maint_passive(priv, ip_hdr(c->skb), p->srt ? c->segs : -1);
 
-	if (p->srt && c->segs > 0)
-		me = dsr_node(c, c->tx_idx + 1) == c->self;
-	else
-		me = c->dst == c->self;
+	if (p->srt) {
+		/* the next address, or with none left the destination */
+		c->me_idx = c->tx_idx + 1;
+		c->me_addr = dsr_node(c, c->me_idx);
+		me = dsr_is_self(priv, c->me_addr);
+		/*
+		 * Section 8.4: the next address after ours may be another
+		 * of ours (the route changes slaves here): skipped over, as
+		 * if the packet came in on that slave
+		 */
+		while (me && c->me_idx <= c->n &&
+		       dsr_is_self(priv, dsr_node(c, c->me_idx + 1)))
+			c->me_idx++;
+	} else {
+		c->me_addr = c->dst;
+		me = dsr_is_self(priv, c->dst);
+	}
 	if (p->srt)
-		dsr_learn_srt(c, me ? c->tx_idx + 1 : -1);
+		dsr_learn_srt(c, me);
 	else if (c->tx == c->src && !p->n_ack)
 		dsr_learn(priv, &c->tx, 1, 0);
 	if (!me && DSR_P(priv, GRAT_REPLY_HOLDOFF_MS))
@@ -728,7 +842,7 @@ static enum dsr_rx dsr_process(struct dsr_rx_ctx *c)
 			dsr_stat(priv, DSR_S_NOT_FOR_US);
 		return DSR_RX_DROP;
 	}
-	if (c->dst == c->self) {
+	if (!p->srt || c->me_idx > c->n) {
 		u16 done = 0;
 
 		for (i = 0; i < p->n_rerr; i++)
@@ -739,9 +853,9 @@ static enum dsr_rx dsr_process(struct dsr_rx_ctx *c)
 	if (p->areq)
 		dsr_rx_areq(c);
 	dsr_rx_acks(c);
-	if (p->srt && c->segs > 0) {
+	if (p->srt && c->me_idx <= c->n) {
 		/* a gateway hands packets for outside to its IP stack */
-		if (c->segs == 1 && DSR_P(priv, GATEWAY) &&
+		if (c->me_idx == c->n && DSR_P(priv, GATEWAY) &&
 		    ((dsr_srt_bits(c->dh, p->srt) & DSR_SRT_L) ||
 		     dsr_outside(priv, c->dst)))
 			return dsr_deliver_once(c);

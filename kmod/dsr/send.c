@@ -116,7 +116,8 @@ void dsr_send_cached(struct dsr_priv *priv, struct sk_buff *skb,
 {
 	unsigned int flags = 0;
 
-	if (ip_hdr(skb)->saddr != dsr_self(priv))
+	/* (a packet from a slave's address is ours too: section 8.4) */
+	if (!dsr_is_self(priv, ip_hdr(skb)->saddr))
 		flags |= DSR_SEND_SELF_FIRST;
 	if (n > 1 && dsr_rc_external(&priv->rc, hops, n))
 		flags |= DSR_SEND_LAST_EXT;
@@ -128,17 +129,18 @@ void dsr_send_cached(struct dsr_priv *priv, struct sk_buff *skb,
 }
 
 /*
- * A Route Reply or Error (opts) to dst along hops, maintained like data;
- * salvage: the Source Route's Salvage (section 8.3.5).
+ * A Route Reply or Error (opts) from src (0: the home address) to dst
+ * along hops, maintained like data; salvage: the Source Route's Salvage
+ * (section 8.3.5).
  */
-int dsr_send_ctrl_routed(struct dsr_priv *priv, __be32 dst,
+int dsr_send_ctrl_routed(struct dsr_priv *priv, __be32 src, __be32 dst,
 			 const __be32 *hops, unsigned int n, u8 salvage,
 			 const u8 *opts, size_t optlen,
 			 struct sk_buff_head *out)
 {
 	struct sk_buff *skb;
 
-	skb = dsr_ctrl_alloc(priv, 0, dsr_self(priv), dst,
+	skb = dsr_ctrl_alloc(priv, 0, src ?: dsr_self(priv), dst,
 			     DSR_P(priv, DISCOVERY_HOP_LIMIT));
 	if (!skb)
 		return -ENOMEM;

@@ -13,6 +13,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/etherdevice.h>
+#include <linux/inetdevice.h>
 #include <linux/module.h>
 #include <net/ip.h>
 
@@ -28,6 +29,29 @@ void dsr_slave_update_mtu(struct dsr_priv *priv)
 	list_for_each_entry(s, &priv->slaves, list)
 		mtu = min(mtu, s->dev->mtu);
 	dev_set_mtu(priv->dev, max_t(int, mtu - DSR_MTU_RESERVE, IPV4_MIN_MTU));
+}
+
+/*
+ * Section 8.4: s's own address is the first IPv4 address on its device (0:
+ * none, it is known by the home address), read again whenever one is added
+ * or removed (device.c's notifier) and when s is enslaved.  RTNL held.
+ */
+void dsr_slave_update_addr(struct dsr_priv *priv, struct dsr_slave *s)
+{
+	const struct in_device *in_dev = __in_dev_get_rtnl(s->dev);
+	const struct in_ifaddr *ifa = NULL;
+	struct dsr_slave *t;
+	unsigned int n = 0;
+
+	if (in_dev)
+		ifa = rtnl_dereference(in_dev->ifa_list);
+	dsr_lock_bh(priv);
+	WRITE_ONCE(s->addr, ifa ? ifa->ifa_local : 0);
+	list_for_each_entry(t, &priv->slaves, list)
+		n += !!t->addr;
+	WRITE_ONCE(priv->n_if_addrs, n);
+	dsr_rc_invalidate(&priv->rc);
+	dsr_unlock_bh(priv);
 }
 
 /*
@@ -103,6 +127,7 @@ int dsr_slave_add(struct dsr_priv *priv, struct net_device *sdev,
 	dsr_lock_bh(priv);
 	list_add_tail_rcu(&s->list, &priv->slaves);
 	dsr_unlock_bh(priv);
+	dsr_slave_update_addr(priv, s);
 	dev_add_pack(&s->rx);
 	dsr_slave_update_mtu(priv);
 	dsr_slave_qdisc_install(priv, s);
@@ -128,6 +153,9 @@ void dsr_slave_release(struct dsr_priv *priv, struct dsr_slave *s)
 	dsr_lock_bh(priv);
 	s->gone = true;
 	list_del_rcu(&s->list);
+	if (s->addr)
+		WRITE_ONCE(priv->n_if_addrs, priv->n_if_addrs - 1);
+	dsr_rc_invalidate(&priv->rc);
 	dsr_neigh_slave_gone(priv, s);
 	dsr_maint_slave_gone(priv, s);
 	dsr_unlock_bh(priv);

@@ -6,11 +6,12 @@
 # that carries a payload (8.2.2), an Acknowledgement Request that comes
 # with an Acknowledgement (8.3.3), the Route Error for a salvaged packet
 # (8.3.4), a Route Error that comes back with ours after it and goes
-# again (8.3.4-8.3.5), a full Maintenance Buffer (4.5), which holds what left the
-# node unacknowledged, not what waits in its interface queue, and an
+# again (8.3.4-8.3.5), a Route Error that spreads on the next Route
+# Request (3.4.4), a full Maintenance Buffer (4.5), which holds what left
+# the node unacknowledged, not what waits in its interface queue, and an
 # acknowledgment that confirms every packet sent before it (8.3.1-8.3.2,
-# with ack_all).  Node 1
-# crafts what our own nodes never send (selftests/lib/dsrcraft.py).
+# with ack_all).  Node 1 crafts what our own nodes never send
+# (selftests/lib/dsrcraft.py).
 #
 #          2
 #        /   \
@@ -237,6 +238,60 @@ test_rerr_returned() {
 	check "3 received it" dsr_stat_ge 3 rerr_received $((got + 1))
 }
 
+# path_has NODE A B: NODE's cache holds a path over the link A -> B
+path_has() {
+	dsr "$1" -j route show dsr0 |
+		jq -e --arg l "$2 $3" \
+			'[.[] | .hops | join(" ") | select(contains($l))] | length > 0' \
+			>/dev/null
+}
+
+# Section 3.4.4: the Route Error 1 gets goes out on its next Route
+# Request, forwarded with it, so that 3, which never saw the error, takes
+# the broken link 2 -> 4 out of its cache before it could answer with it.
+test_rerr_spread() {
+	local cap pid lines spread rerr n f2 f3
+	fresh || return 1
+	dsr_ping_ok 2 4 1 || dsr_ping_ok 2 4 1 || return 1
+	# 1 -> 4 over 2, which 3 overhears (and learns 1 2 4 from)
+	dsr 1 route add dsr0 "$(node_ip 4)" via "$(node_ip 2)" || return 1
+	dsr_ping_ok 1 4 1 || dsr_ping_ok 1 4 1 || return 1
+	check "3 holds a path over 2 -> 4" \
+		busywait 3000 path_has 3 "$(node_ip 2)" "$(node_ip 4)" || return 1
+	cap=$(mktemp -u --suffix=.pcap)
+	nsexec 1 tcpdump -i eth0 -U -w "$cap" 'ip proto 48' >/dev/null 2>&1 &
+	pid=$!
+	busywait 10000 test -s "$cap" || { kill $pid; return 1; }
+	mf 4 del dev eth0 "$(node_mac 2)" || { kill $pid; return 1; }
+	rerr=$(dsr_stat 1 rerr_received)
+	spread=$(dsr_stat 1 rerr_spread)
+	nsexec 1 ping -c 3 -i 0.3 -W 1 -q "$(node_ip 4)" >/dev/null 2>&1
+	busywait 10000 dsr_stat_ge 1 rerr_received $((rerr + 1))
+	# a discovery 1 starts for a node that is not there: its
+	# propagating request carries the error (and any request before it)
+	f2=$(dsr_stat 2 rreq_forwarded)
+	f3=$(dsr_stat 3 rreq_forwarded)
+	nsexec 1 ping -c 1 -W 1 -q 10.0.0.77 >/dev/null 2>&1
+	busywait 5000 dsr_stat_ge 2 rreq_forwarded $((f2 + 1))
+	busywait 5000 dsr_stat_ge 3 rreq_forwarded $((f3 + 1))
+	sleep 0.3
+	kill $pid
+	wait $pid 2>/dev/null
+	lines=$("$PYTHON" "$CRAFT" rerrpkts "$cap")
+	rm -f "$cap"
+	diag "packets with route errors at 1 (how many of each):"
+	sort <<< "$lines" | uniq -c | while read -r l; do
+		diag "  ${l:-none}"
+	done
+	n=$(grep -cxF "$(node_ip 1) 255.255.255.255 | $(node_ip 2) $(node_ip 1) 0 $(node_ip 4)" <<< "$lines")
+	check "1's route request carried 2's route error" \
+		dsr_stat_ge 1 rerr_spread $((spread + 1)) &&
+	check "  it and the copies 2 and 3 forwarded (seen: $n)" \
+		test "$n" -ge 3 &&
+	check "3 no longer holds a path over 2 -> 4" \
+		not path_has 3 "$(node_ip 2)" "$(node_ip 4)"
+}
+
 udp_to_4() {	# COUNT: datagrams from 2 to 4
 	nsexec 2 "$PYTHON" "$AH_ROOT/selftests/lib/udp.py" send \
 		"$(node_ip 4)" 9 100 "$1" 0 >/dev/null
@@ -321,12 +376,13 @@ test_ack_all() {
 }
 
 shared_setup diamond
-ktap_begin 8
+ktap_begin 9
 run_case "a unidirectional link: blacklisted, probed, cleared" test_blacklist
 run_case "a route request's payload reaches its target once" test_rreq_payload
 run_case "an ack request that comes with an ack is answered" test_ack_with_request
 run_case "the route error of a salvaged packet goes to its salvager" test_rerr_salvaged
 run_case "a route error whose route breaks comes back, and goes again" test_rerr_returned
+run_case "a route error spreads on the next route request" test_rerr_spread
 run_case "a full maintenance buffer discards, and counts" test_maint_full
 run_case "what waits in the interface queue is not in the buffer" test_maint_queued
 run_case "with ack_all, an ack confirms what was sent before it" test_ack_all

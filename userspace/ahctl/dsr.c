@@ -113,7 +113,7 @@ static const struct col route_cols[] = {
 static const struct col neigh_cols[] = {
 	BARE(ADDR), COL(MAC), COL(SLAVE), COL(SRTT_US), COL(RTTVAR_US),
 	COL(RTO_MS), COL(RTT_SAMPLES), COL(TX), COL(RETX), COL(ACKED),
-	COL(AGE_MS), COL(BLACKLIST), { .id = 0 },
+	COL(AGE_MS), COL(BLACKLIST), COL(ACK_EXPLICIT), { .id = 0 },
 };
 
 static const struct col buffer_cols[] = {

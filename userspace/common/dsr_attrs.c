@@ -55,6 +55,7 @@ static const struct attr_desc dsr_attrs[DSR_A_MAX + 1] = {
 	A(RTT_SAMPLES, "rtt_samples", AT_U32, .label = "samples"),
 	ENUM(BLACKLIST, "blacklist", dsr_blacklist_names),
 	/* DSR_A_PARAMS: the nest of dsr_params (attrs_json() expands it) */
+	A(ACK_EXPLICIT, "ack_explicit", AT_FLAG),
 };
 
 /* Inside DSR_A_PARAMS, by DSR_A_P_* */

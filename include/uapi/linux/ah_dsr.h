@@ -118,6 +118,9 @@ enum dsr_attr {
 	DSR_A_RTT_SAMPLES,	/* u32 */
 	DSR_A_BLACKLIST,	/* u8 enum dsr_blacklist_state, if listed */
 	DSR_A_PARAMS,		/* nested: enum dsr_param_attr */
+	DSR_A_ACK_EXPLICIT,	/* flag (NEIGH dumps): asked for explicit
+				 * acks, its forwarding is not overheard
+				 */
 	__DSR_A_MAX,
 };
 
