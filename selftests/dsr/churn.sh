@@ -127,23 +127,34 @@ band_pkts() {
 
 band_grew() { (($(band_pkts "$1" "$2") - $3 >= $4)); }	# NODE N FROM BY
 
+# own_control NODE: what NODE's DSR sent in dsrprio's top band itself:
+# retransmissions, acknowledgments, requests, replies, errors (traffic
+# still crossing from an earlier case, under load, makes some)
+own_control() {
+	dsr_stats "$1" | awk '$1 ~ /^(retransmissions|ack_sent|rreq_sent|rreq_forwarded|rrep_sent|rerr_sent|grat_rrep_sent|blacklist_probes)$/ { s += $2 }
+		END { print s + 0 }'
+}
+
 # Datagrams sent with SO_PRIORITY 7 (TC_PRIO_CONTROL) keep it across the
 # veth to the relay; forwarded, they must be classified on their TOS like
 # any forwarded packet, not ride in the top band meant for DSR's control.
 test_scrub_priority() {
-	local top0 data0 top data
+	local top0 data0 ctrl0 top data ctrl
 	shared || return 1
 	busywait 10000 dsr_ping_ok 1 3 1 || return 1
 	top0=$(band_pkts 2 0)
 	data0=$(band_pkts 2 1)
+	ctrl0=$(own_control 2)
 	nsexec 1 "$PYTHON" "$AH_ROOT/selftests/lib/udp.py" send \
 		"$(node_ip 3)" 9 100 200 200 "" 7 >/dev/null
 	busywait 5000 band_grew 2 1 "$data0" 190
 	top=$(($(band_pkts 2 0) - top0))
 	data=$(($(band_pkts 2 1) - data0))
-	diag "relay's bands: top +$top, data +$data"
+	ctrl=$(($(own_control 2) - ctrl0))
+	diag "relay's bands: top +$top (its own control packets +$ctrl), data +$data"
 	check "the relay sent them in its data band" test "$data" -ge 190 &&
-	check "not in its control band" test "$top" -le 20
+	check "not in its control band (beside its own control packets)" \
+		test $((top - ctrl)) -le 10
 }
 
 # neigh_mac NODE PEER: the MAC NODE's dsr0 sends PEER's frames to
