@@ -501,6 +501,25 @@ dsr_stats() {
 	nsexec "$1" ethtool -S dsr0 | awk 'NR > 1 {sub(":$", "", $1); print $1, $2}'
 }
 
+# dsr_decode PCAP OUT: tshark's view of each packet of PCAP into OUT, a
+# line "protocols|DSR option types|malformed mark|expert severities"
+# (one tshark run: each start takes long under TCG)
+dsr_decode() {
+	tshark -r "$1" -T fields -E occurrence=a -E 'separator=|' \
+		-e frame.protocols -e dsr.option.type -e _ws.malformed \
+		-e _ws.expert.severity > "$2" 2>/dev/null
+}
+
+# dsr_decode_count OUT: "N BAD", the DSR packets of dsr_decode's OUT and
+# those malformed or with an error (_ws.expert.severity "error" is
+# 0x800000)
+dsr_decode_count() {
+	awk -F'|' '$1 ~ /:dsr/ { n++ }
+		{ s = 0; split($4, v, ","); for (i in v) if (v[i] + 0 >= 8388608) s = 1 }
+		$3 != "" || s { b++ }
+		END { print n + 0, b + 0 }' "$1"
+}
+
 # dsr_hops NODE DST: hop count of the route dsr0 uses to DST (shortest)
 dsr_hops() {
 	dsr "$1" -j route show dsr0 |

@@ -105,17 +105,9 @@ test_tshark() {
 	dsr_ping_ok 1 3 5
 	sleep 1
 	kill $pid; wait $pid 2>/dev/null
-	# one tshark run (each start takes long under TCG): per packet its
-	# protocols, DSR option types, malformed mark, expert severities
-	tshark -r "$cap" -T fields -E occurrence=a -E 'separator=|' \
-		-e frame.protocols -e dsr.option.type -e _ws.malformed \
-		-e _ws.expert.severity > "$cap.txt" 2>/dev/null
+	dsr_decode "$cap" "$cap.txt"
 	rm -f "$cap"
-	n=$(awk -F'|' '$1 ~ /:dsr/' "$cap.txt" | wc -l)
-	# _ws.expert.severity "error" is 0x800000
-	bad=$(awk -F'|' '{ s = 0; split($4, v, ",")
-		for (i in v) if (v[i] + 0 >= 8388608) s = 1 }
-		$3 != "" || s' "$cap.txt" | wc -l)
+	read -r n bad < <(dsr_decode_count "$cap.txt")
 	diag "$n DSR packets captured, $bad malformed or with errors"
 	cut -d'|' -f2 "$cap.txt" | tr ',' '\n' | sed '/^$/d' | sort | uniq -c |
 		while read -r c t; do

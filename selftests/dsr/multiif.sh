@@ -78,14 +78,9 @@ test_record() {
 	[[ -n $cap ]] || return 0
 	sleep 1
 	kill "$pid"; wait "$pid" 2>/dev/null
-	tshark -r "$cap" -T fields -E occurrence=a -E 'separator=|' \
-		-e frame.protocols -e dsr.option.type -e _ws.malformed \
-		-e _ws.expert.severity > "$cap.txt" 2>/dev/null
+	dsr_decode "$cap" "$cap.txt"
 	rm -f "$cap"
-	n=$(awk -F'|' '$1 ~ /:dsr/' "$cap.txt" | wc -l)
-	bad=$(awk -F'|' '{ s = 0; split($4, v, ",")
-		for (i in v) if (v[i] + 0 >= 8388608) s = 1 }
-		$3 != "" || s' "$cap.txt" | wc -l)
+	read -r n bad < <(dsr_decode_count "$cap.txt")
 	rm -f "$cap.txt"
 	diag "tshark on 3's eth1: $n DSR packets, $bad malformed or with errors"
 	check "tshark decodes every DSR packet on the veth pair" \

@@ -49,6 +49,24 @@ fresh() {
 	done
 }
 
+# cap_start: capture protocol 48 on 1's eth0 (into CAP, by CAP_PID)
+cap_start() {
+	CAP=$(mktemp -u --suffix=.pcap)
+	nsexec 1 tcpdump -i eth0 -U -w "$CAP" 'ip proto 48' >/dev/null 2>&1 &
+	CAP_PID=$!
+	busywait 10000 test -s "$CAP" && return 0
+	cap_stop rerrs >/dev/null
+	return 1
+}
+
+# cap_stop MODE: stop it; dsrcraft.py MODE (rerrs, rerrpkts) reads it
+cap_stop() {
+	kill "$CAP_PID"
+	wait "$CAP_PID" 2>/dev/null
+	"$PYTHON" "$CRAFT" "$1" "$CAP"
+	rm -f "$CAP"
+}
+
 craft() {	# NODE MODE ARG...: dsrcraft.py in NODE's namespace
 	local n=$1
 	shift
@@ -166,25 +184,20 @@ test_ack_with_request() {
 # 1) reaches 2, whose link to 4 is gone: 2's Route Error goes to 1, the
 # salvaging node, with Salvage 1 -- not to the packet's source.
 test_rerr_salvaged() {
-	local cap pid fail lines rerr
+	local fail lines rerr
 	fresh || return 1
 	rerr=$(dsr_stat 1 rerr_received)
 	dsr_ping_ok 2 4 1 || dsr_ping_ok 2 4 1 || return 1
 	mf 4 del dev eth0 "$(node_mac 2)" || return 1
 	fail=$(dsr_stat 2 link_failures)
-	cap=$(mktemp -u --suffix=.pcap)
-	nsexec 1 tcpdump -i eth0 -U -w "$cap" 'ip proto 48' >/dev/null 2>&1 &
-	pid=$!
-	busywait 10000 test -s "$cap" || { kill $pid; return 1; }
+	cap_start || return 1
 	craft 1 salvaged eth0 "$(node_mac 1)" "$(node_mac 2)" 10.0.0.50 \
-		"$(node_ip 4)" 1 "$(node_ip 1)" "$(node_ip 2)" || return 1
+		"$(node_ip 4)" 1 "$(node_ip 1)" "$(node_ip 2)" ||
+		{ cap_stop rerrs >/dev/null; return 1; }
 	busywait 10000 dsr_stat_ge 2 link_failures $((fail + 1))
 	busywait 5000 dsr_stat_ge 1 rerr_received $((rerr + 1))
 	sleep 0.5
-	kill $pid
-	wait $pid 2>/dev/null
-	lines=$("$PYTHON" "$CRAFT" rerrs "$cap")
-	rm -f "$cap"
+	lines=$(cap_stop rerrs)
 	diag "route errors 1 saw (source destination salvage unreachable):"
 	diag "${lines:-none}"
 	check "2 found its link to 4 broken" \
@@ -199,7 +212,7 @@ test_rerr_salvaged() {
 # longer hears 2, so 2's Route Error to 1 carries 1's error after its own,
 # and 1, finding its own error come back, sends it again, to 3.
 test_rerr_returned() {
-	local cap pid lines carried resent got l
+	local lines carried resent got l
 	fresh || return 1
 	dsr_ping_ok 2 4 1 || dsr_ping_ok 2 4 1 || return 1
 	dsr_ping_ok 2 1 1 || dsr_ping_ok 2 1 1 || return 1
@@ -208,21 +221,15 @@ test_rerr_returned() {
 	carried=$(dsr_stat 2 rerr_carried)
 	resent=$(dsr_stat 1 rerr_resent)
 	got=$(dsr_stat 3 rerr_received)
-	cap=$(mktemp -u --suffix=.pcap)
-	nsexec 1 tcpdump -i eth0 -U -w "$cap" 'ip proto 48' >/dev/null 2>&1 &
-	pid=$!
-	busywait 10000 test -s "$cap" || { kill $pid; return 1; }
+	cap_start || return 1
 	craft 1 rerrfwd eth0 "$(node_mac 1)" "$(node_mac 2)" "$(node_ip 1)" \
 		"$(node_ip 4)" "$(node_ip 1)" "$(node_ip 3)" 10.0.0.99 \
-		"$(node_ip 2)" || return 1
+		"$(node_ip 2)" || { cap_stop rerrs >/dev/null; return 1; }
 	busywait 10000 dsr_stat_ge 2 rerr_carried $((carried + 1))
 	busywait 5000 dsr_stat_ge 1 rerr_resent $((resent + 1))
 	busywait 5000 dsr_stat_ge 3 rerr_received $((got + 1))
 	sleep 0.5
-	kill $pid
-	wait $pid 2>/dev/null
-	lines=$("$PYTHON" "$CRAFT" rerrpkts "$cap")
-	rm -f "$cap"
+	lines=$(cap_stop rerrpkts)
 	diag "packets with route errors at 1 (ip source, destination | error:" \
 		"source destination salvage unreachable):"
 	while read -r l; do
@@ -250,7 +257,7 @@ path_has() {
 # Request, forwarded with it, so that 3, which never saw the error, takes
 # the broken link 2 -> 4 out of its cache before it could answer with it.
 test_rerr_spread() {
-	local cap pid lines spread rerr n f2 f3
+	local lines spread rerr n f2 f3
 	fresh || return 1
 	dsr_ping_ok 2 4 1 || dsr_ping_ok 2 4 1 || return 1
 	# 1 -> 4 over 2, which 3 overhears (and learns 1 2 4 from)
@@ -258,11 +265,8 @@ test_rerr_spread() {
 	dsr_ping_ok 1 4 1 || dsr_ping_ok 1 4 1 || return 1
 	check "3 holds a path over 2 -> 4" \
 		busywait 3000 path_has 3 "$(node_ip 2)" "$(node_ip 4)" || return 1
-	cap=$(mktemp -u --suffix=.pcap)
-	nsexec 1 tcpdump -i eth0 -U -w "$cap" 'ip proto 48' >/dev/null 2>&1 &
-	pid=$!
-	busywait 10000 test -s "$cap" || { kill $pid; return 1; }
-	mf 4 del dev eth0 "$(node_mac 2)" || { kill $pid; return 1; }
+	cap_start || return 1
+	mf 4 del dev eth0 "$(node_mac 2)" || { cap_stop rerrs >/dev/null; return 1; }
 	rerr=$(dsr_stat 1 rerr_received)
 	spread=$(dsr_stat 1 rerr_spread)
 	nsexec 1 ping -c 3 -i 0.3 -W 1 -q "$(node_ip 4)" >/dev/null 2>&1
@@ -275,10 +279,7 @@ test_rerr_spread() {
 	busywait 5000 dsr_stat_ge 2 rreq_forwarded $((f2 + 1))
 	busywait 5000 dsr_stat_ge 3 rreq_forwarded $((f3 + 1))
 	sleep 0.3
-	kill $pid
-	wait $pid 2>/dev/null
-	lines=$("$PYTHON" "$CRAFT" rerrpkts "$cap")
-	rm -f "$cap"
+	lines=$(cap_stop rerrpkts)
 	diag "packets with route errors at 1 (how many of each):"
 	sort <<< "$lines" | uniq -c | while read -r l; do
 		diag "  ${l:-none}"
