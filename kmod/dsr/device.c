@@ -120,6 +120,8 @@ static int dsr_init(struct net_device *dev)
 	hash_init(priv->neigh_hash);
 	hash_init(priv->maint_hash);
 	priv->hash_seed = get_random_u32();
+	/* (jiffies start near their wrap: a second counted from now) */
+	priv->overheard_since = jiffies;
 	INIT_LIST_HEAD(&priv->maint);
 	INIT_LIST_HEAD(&priv->discs);
 	spin_lock_init(&priv->lock);

@@ -161,6 +161,7 @@ enum dsr_stat {
 	DSR_S_FWD_COPIED,
 	DSR_S_RX_COPIED,
 	DSR_S_RERR_SPREAD,
+	DSR_S_OVERHEARD_SKIPPED,
 	/* one per enum dsr_bad, in its order (DSR_OK excluded) */
 	DSR_S_BAD_FIRST,
 	DSR_S_BAD_LAST = DSR_S_BAD_FIRST + __DSR_BAD_MAX - 2,
@@ -293,6 +294,15 @@ struct dsr_priv {
 	unsigned int n_maint;
 	/* the same entries by (source, destination, IP id): passive acks */
 	DECLARE_HASHTABLE(maint_hash, DSR_MAINT_HASH_BITS);
+	/*
+	 * The entries in each bucket of maint_hash: written under the lock,
+	 * read without it by a receiver deciding whether an overheard frame
+	 * may acknowledge one (dsr_maint_maybe())
+	 */
+	u16 maint_filter[1 << DSR_MAINT_HASH_BITS];
+	/* overheard frames admitted in this second (jiffies), without lock */
+	unsigned long overheard_since;
+	atomic_t overheard_n;
 	struct list_head discs;
 	unsigned int n_discs;
 	struct sk_buff_head fwdq;	/* Route Requests awaiting jitter */
@@ -565,8 +575,11 @@ void dsr_send_rrep(struct dsr_priv *priv, __be32 src, __be32 initiator,
 		   struct sk_buff_head *out);
 
 /* maintbuf.c */
+u32 dsr_maint_bucket(const struct dsr_priv *priv, __be32 saddr, __be32 daddr,
+		     __be16 id);
+bool dsr_maint_maybe(const struct dsr_priv *priv, const struct iphdr *iph);
 void dsr_maint_free(struct dsr_priv *priv, struct dsr_maint *m);
-void dsr_maint_unhash(struct dsr_maint *m);
+void dsr_maint_unhash(struct dsr_priv *priv, struct dsr_maint *m);
 void dsr_maint_track(struct dsr_priv *priv, struct sk_buff *frame,
 		     __be32 nexthop, bool explicit, u16 ack_id, u8 segs);
 bool dsr_maint_want_ack(struct dsr_priv *priv, __be32 nexthop,

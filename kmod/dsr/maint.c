@@ -267,7 +267,7 @@ static void dsr_link_failed(struct dsr_priv *priv, __be32 nexthop,
 
 	list_for_each_entry_safe(m, tmp, &priv->maint, list)
 		if (m->nexthop == nexthop) {
-			dsr_maint_unhash(m);
+			dsr_maint_unhash(priv, m);
 			list_move_tail(&m->list, &failed);
 		}
 	list_for_each_entry_safe(m, tmp, &failed, list) {

@@ -34,14 +34,43 @@ static u32 dsr_maint_hash(const struct dsr_priv *priv, __be32 saddr,
 			       dsr_maint_hash(priv, (iph)->saddr,		\
 					      (iph)->daddr, (iph)->id))
 
-void dsr_maint_unhash(struct dsr_maint *m)
+/* The bucket of maint_hash (and of maint_filter) of a packet */
+u32 dsr_maint_bucket(const struct dsr_priv *priv, __be32 saddr, __be32 daddr,
+		     __be16 id)
 {
+	return hash_min(dsr_maint_hash(priv, saddr, daddr, id),
+			DSR_MAINT_HASH_BITS);
+}
+
+/*
+ * Whether iph may be the passive acknowledgment (or a duplicate) of a
+ * packet in the Maintenance Buffer: its bucket holds one.  Without
+ * priv->lock: an entry is counted before its frame leaves this host, so
+ * a frame that acknowledges it cannot come before the count.  A "maybe"
+ * is settled under the lock.
+ */
+bool dsr_maint_maybe(const struct dsr_priv *priv, const struct iphdr *iph)
+{
+	u32 b = dsr_maint_bucket(priv, iph->saddr, iph->daddr, iph->id);
+
+	return READ_ONCE(priv->maint_filter[b]);
+}
+
+/* m leaves the hash table (once: it may leave it before the list) */
+void dsr_maint_unhash(struct dsr_priv *priv, struct dsr_maint *m)
+{
+	u32 b;
+
+	if (hlist_unhashed(&m->hnode))
+		return;
 	hash_del(&m->hnode);
+	b = dsr_maint_bucket(priv, m->saddr, m->daddr, m->ip_id);
+	WRITE_ONCE(priv->maint_filter[b], priv->maint_filter[b] - 1);
 }
 
 void dsr_maint_free(struct dsr_priv *priv, struct dsr_maint *m)
 {
-	hash_del(&m->hnode);
+	dsr_maint_unhash(priv, m);
 	list_del(&m->list);
 	priv->n_maint--;
 	kfree_skb(m->skb);
@@ -86,6 +115,7 @@ void dsr_maint_track(struct dsr_priv *priv, struct sk_buff *frame,
 	const struct iphdr *iph = ip_hdr(frame);
 	struct dsr_neigh *n = dsr_neigh_find(priv, nexthop);
 	struct dsr_maint *m;
+	u32 b;
 
 	m = kzalloc(sizeof(*m), GFP_ATOMIC);
 	if (!m)
@@ -124,6 +154,8 @@ void dsr_maint_track(struct dsr_priv *priv, struct sk_buff *frame,
 	list_add_tail(&m->list, &priv->maint);
 	hash_add(priv->maint_hash, &m->hnode,
 		 dsr_maint_hash(priv, m->saddr, m->daddr, m->ip_id));
+	b = dsr_maint_bucket(priv, m->saddr, m->daddr, m->ip_id);
+	WRITE_ONCE(priv->maint_filter[b], priv->maint_filter[b] + 1);
 	priv->n_maint++;
 	dsr_kick(priv);
 	return;

@@ -54,6 +54,7 @@ static const struct dsr_param_def dsr_param_defs[DSR_NPARAMS] = {
 	DEF(HOLD_QUEUED, 1, 0, 1),
 	DEF(CONGESTION_DROP, 1, 0, 1),
 	DEF(ACK_ALL, 0, 0, 1),
+	DEF(OVERHEARD_RATE, 200, 0, 10000),
 };
 
 void dsr_params_default(u32 *param)
@@ -150,6 +151,7 @@ const char *const dsr_stat_names[DSR_S_MAX] = {
 	[DSR_S_FWD_COPIED] = "fwd_copied",
 	[DSR_S_RX_COPIED] = "rx_copied",
 	[DSR_S_RERR_SPREAD] = "rerr_spread",
+	[DSR_S_OVERHEARD_SKIPPED] = "overheard_skipped",
 	[DSR_S_BAD_FIRST + DSR_BAD_TRUNCATED - 1] = "malformed_truncated",
 	[DSR_S_BAD_FIRST + DSR_BAD_PAYLOAD_LEN - 1] = "malformed_payload_len",
 	[DSR_S_BAD_FIRST + DSR_BAD_FLOW_STATE - 1] = "malformed_flow_state",

@@ -933,6 +933,38 @@ static void dsr_param_problem(struct dsr_priv *priv, struct dsr_slave *s,
 }
 
 /*
+ * Whether an overheard frame (p) is worth the device lock.  A relay
+ * overhears about one frame per packet it forwards (the next hop's
+ * forwarding of it), and with maint_holdoff_ms only one packet per next
+ * hop and hold-off is waiting for that passive acknowledgment.  Taken
+ * further: control packets (Route Replies and Errors), a frame that may
+ * acknowledge a packet we track (dsr_maint_maybe()), and
+ * overheard_rate others a second, which keep routes, neighbours and
+ * route shortening learned from what we overhear; the rest cost no lock
+ * (overheard_skipped).  The second's count is kept without a lock: two
+ * CPUs may both start a new second, admitting a few more.
+ */
+static bool dsr_overheard_wanted(struct dsr_priv *priv,
+				 const struct dsr_parsed *p,
+				 const struct iphdr *iph)
+{
+	u32 rate = DSR_P(priv, OVERHEARD_RATE);
+	unsigned long now = jiffies;
+
+	if (!rate || p->n_rrep || p->n_rerr || p->rreq ||
+	    dsr_maint_maybe(priv, iph))
+		return true;
+	if (time_after_eq(now, READ_ONCE(priv->overheard_since) + HZ)) {
+		WRITE_ONCE(priv->overheard_since, now);
+		atomic_set(&priv->overheard_n, 0);
+	}
+	if (atomic_inc_return(&priv->overheard_n) <= rate)
+		return true;
+	dsr_stat(priv, DSR_S_OVERHEARD_SKIPPED);
+	return false;
+}
+
+/*
  * skb: an IPv4 packet of protocol 48, data at its IP header, its IP and
  * DSR headers linear (the payload need not be: dsr_rx_need()).  An
  * overheard skb may be shared (with a packet tap): it is only read.
@@ -963,6 +995,10 @@ static void dsr_rcv(struct dsr_priv *priv, struct dsr_slave *s,
 		if (bad == DSR_BAD_SEGS_LEFT && !overheard)
 			dsr_param_problem(priv, s, skb, ihl + p.bad_off + 3);
 		kfree_skb(skb);
+		return;
+	}
+	if (overheard && !dsr_overheard_wanted(priv, &p, ip_hdr(skb))) {
+		consume_skb(skb);
 		return;
 	}
 	c.p = &p;

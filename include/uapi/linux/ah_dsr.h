@@ -171,11 +171,15 @@ enum dsr_param_attr {
 	DSR_A_P_CONGESTION_DROP,
 	/* 1: an ack also clears what was sent to that next hop before */
 	DSR_A_P_ACK_ALL,
+	/* overheard data frames a second looked at beside possible passive
+	 * acks (0: all)
+	 */
+	DSR_A_P_OVERHEARD_RATE,
 	__DSR_A_P_MAX,
 };
 
 #define DSR_A_P_MAX (__DSR_A_P_MAX - 1)
 #define DSR_A_P_FIRST DSR_A_P_DISCOVERY_HOP_LIMIT
-#define DSR_A_P_LAST DSR_A_P_ACK_ALL
+#define DSR_A_P_LAST DSR_A_P_OVERHEARD_RATE
 
 #endif /* _UAPI_LINUX_AH_DSR_H */
