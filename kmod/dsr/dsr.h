@@ -79,6 +79,13 @@
 #define DSR_BL_PROBE_MS		1000
 /* ... and only one that acknowledged nothing for this long (ms) */
 #define DSR_BL_SILENT_MS	2000
+/*
+ * A Route Error to us goes out on our next Route Request (section 3.4.4)
+ * if that request leaves within this many ms: news of a broken link,
+ * which every node that hears it holds down (link_holddown_ms), is not
+ * spread once the link may be back
+ */
+#define DSR_RERR_SPREAD_MS	2000
 /* ICMP errors a second, and at once: per destination, and in all */
 #define DSR_ICMP_RATE_DEST	1
 #define DSR_ICMP_BURST_DEST	6

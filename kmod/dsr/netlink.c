@@ -448,6 +448,8 @@ static int dsr_cmd_flush(struct sk_buff *skb, struct genl_info *info)
 	if (what & DSR_FLUSH_NEGCACHE) {
 		dsr_neg_flush(&priv->rc);
 		dsr_bl_flush(&priv->bl);
+		/* (and the Route Error our next request would spread) */
+		priv->rerr_spread_until = 0;
 	}
 	if (what & DSR_FLUSH_SENDBUF) {
 		skb_queue_purge(&priv->sendbuf);

@@ -437,8 +437,7 @@ static void dsr_rx_rerr(struct dsr_rx_ctx *c, u16 off)
 	if (!c->overheard && 2 + dsr_opt_len(c->dh, off) == DSR_RERR_SIZE &&
 	    dsr_is_self(priv, ah_get_addr(o + 8))) {
 		memcpy(priv->rerr_spread, o, DSR_RERR_SIZE);
-		priv->rerr_spread_until = dsr_now(priv) +
-			max_t(u32, DSR_P(priv, LINK_HOLDDOWN_MS), 1000);
+		priv->rerr_spread_until = dsr_now(priv) + DSR_RERR_SPREAD_MS;
 	}
 	dsr_rc_del_link(&priv->rc, from, to);
 	hold = DSR_P(priv, LINK_HOLDDOWN_MS);

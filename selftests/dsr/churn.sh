@@ -128,8 +128,7 @@ band_pkts() {
 band_grew() { (($(band_pkts "$1" "$2") - $3 >= $4)); }	# NODE N FROM BY
 
 # own_control NODE: what NODE's DSR sent in dsrprio's top band itself:
-# retransmissions, acknowledgments, requests, replies, errors (traffic
-# still crossing from an earlier case, under load, makes some)
+# retransmissions, acknowledgments, requests, replies, errors
 own_control() {
 	dsr_stats "$1" | awk '$1 ~ /^(retransmissions|ack_sent|rreq_sent|rreq_forwarded|rrep_sent|rerr_sent|grat_rrep_sent|blacklist_probes)$/ { s += $2 }
 		END { print s + 0 }'
@@ -138,10 +137,22 @@ own_control() {
 # Datagrams sent with SO_PRIORITY 7 (TC_PRIO_CONTROL) keep it across the
 # veth to the relay; forwarded, they must be classified on their TOS like
 # any forwarded packet, not ride in the top band meant for DSR's control.
+# bands_still NODE: its dsrprio sent nothing for a second (what earlier
+# cases sent is through)
+bands_still() {
+	local a b
+	a="$(band_pkts "$1" 0) $(band_pkts "$1" 1)"
+	sleep 1
+	b="$(band_pkts "$1" 0) $(band_pkts "$1" 1)"
+	[[ $a == "$b" ]]
+}
+
 test_scrub_priority() {
 	local top0 data0 ctrl0 top data ctrl
 	shared || return 1
 	busywait 10000 dsr_ping_ok 1 3 1 || return 1
+	check "the relay is quiet before" busywait 30000 bands_still 2 ||
+		return 1
 	top0=$(band_pkts 2 0)
 	data0=$(band_pkts 2 1)
 	ctrl0=$(own_control 2)

@@ -257,7 +257,7 @@ path_has() {
 # Request, forwarded with it, so that 3, which never saw the error, takes
 # the broken link 2 -> 4 out of its cache before it could answer with it.
 test_rerr_spread() {
-	local lines spread rerr n f2 f3
+	local lines spread rerr n f2 f3 pid
 	fresh || return 1
 	dsr_ping_ok 2 4 1 || dsr_ping_ok 2 4 1 || return 1
 	# 1 -> 4 over 2, which 3 overhears (and learns 1 2 4 from)
@@ -269,13 +269,16 @@ test_rerr_spread() {
 	mf 4 del dev eth0 "$(node_mac 2)" || { cap_stop rerrs >/dev/null; return 1; }
 	rerr=$(dsr_stat 1 rerr_received)
 	spread=$(dsr_stat 1 rerr_spread)
-	nsexec 1 ping -c 3 -i 0.3 -W 1 -q "$(node_ip 4)" >/dev/null 2>&1
-	busywait 10000 dsr_stat_ge 1 rerr_received $((rerr + 1))
-	# a discovery 1 starts for a node that is not there: its
-	# propagating request carries the error (and any request before it)
 	f2=$(dsr_stat 2 rreq_forwarded)
 	f3=$(dsr_stat 3 rreq_forwarded)
+	nsexec 1 ping -c 3 -i 0.3 -W 1 -q "$(node_ip 4)" >/dev/null 2>&1 &
+	pid=$!
+	busywait 10000 dsr_stat_ge 1 rerr_received $((rerr + 1))
+	# at once (news of a broken link is spread for 2 s), a discovery 1
+	# starts for a node that is not there: its propagating request
+	# carries the error (and any request before it)
 	nsexec 1 ping -c 1 -W 1 -q 10.0.0.77 >/dev/null 2>&1
+	wait "$pid"
 	busywait 5000 dsr_stat_ge 2 rreq_forwarded $((f2 + 1))
 	busywait 5000 dsr_stat_ge 3 rreq_forwarded $((f3 + 1))
 	sleep 0.3
