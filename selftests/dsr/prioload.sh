@@ -18,7 +18,7 @@ source "$(dirname "$0")/../lib/prioload.sh"
 require_cmd jq ahctl ethtool iperf3 tc
 
 test_control_first() {
-	local p d
+	local p d lucky
 	shared || return 1
 	read -r -a p < <(prioload_run pfifo_fast 12) &&
 	read -r -a d < <(prioload_run dsrprio 12) || return 1
@@ -31,10 +31,14 @@ test_control_first() {
 	check "  more of them than with pfifo_fast" test "${d[2]}" -gt "${p[2]}" &&
 	check "discovery at most half as long as with pfifo_fast" \
 		awk -v d="${d[0]}" -v p="${p[0]}" 'BEGIN { exit !(p == "-" || 2 * d <= p) }' &&
-	# the few acks that beat the RTO under pfifo_fast left while its queue
-	# was short: their median is 1-2 ms either way, the count above tells
-	check "explicit acks in time no later than with pfifo_fast" \
-		awk -v d="${d[1]}" -v p="${p[1]}" 'BEGIN { exit !(p == "-" || d <= p) }'
+	# The few acks that beat the RTO under pfifo_fast are the lucky ones,
+	# that left while its queue was short; like with like: as many of
+	# dsrprio's fastest (its median over hundreds is longer when the
+	# guest's CPU is shared).
+	lucky=$(tr ',' '\n' <<< "${d[3]}" | head -n "${p[2]}" | prioload_median)
+	diag "dsrprio's ${p[2]} fastest acks: median $lucky ms"
+	check "as many acks as pfifo_fast got in time, no later" \
+		awk -v d="$lucky" -v p="${p[1]}" 'BEGIN { exit !(p == "-" || d <= p) }'
 }
 
 # TcpExtTCPOFOQueue of NODE: segments its TCP put in the out-of-order queue

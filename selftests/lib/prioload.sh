@@ -90,8 +90,9 @@ prioload_median() {
 		print n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }'
 }
 
-# prioload_run KIND SECS: prints "discovery_ms ack_median_ms acks";
-# discovery_ms is "-" when 2 got no answer from 5
+# prioload_run KIND SECS: prints "discovery_ms ack_median_ms acks list";
+# discovery_ms is "-" when 2 got no answer from 5, list the acks' times
+# in ms, sorted, comma-separated ("-" when none)
 prioload_run() {
 	local kind=$1 secs=${2:-12} disc acks traced=0 udp
 	prioload_prepare "$kind" || return 1
@@ -122,7 +123,9 @@ prioload_run() {
 			"$PRIOLOAD_TRACEFS/trace" |
 			sed -n 's/.* rtt \([0-9]*\)ms.*/\1/p')
 	fi
-	echo "${disc:--} $(prioload_median <<< "$acks") $(grep -c . <<< "$acks")"
+	acks=$(sort -n <<< "$acks" | sed '/^$/d' | paste -sd,)
+	echo "${disc:--} $(tr ',' '\n' <<< "$acks" | prioload_median)" \
+		"$(tr ',' '\n' <<< "$acks" | grep -c .) ${acks:--}"
 	rm -f "$udp"
 	prioload_clear
 }
