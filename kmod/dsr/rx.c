@@ -62,8 +62,10 @@ static void dsr_bad(struct dsr_priv *priv, enum dsr_bad bad)
 /* ---- routes we learn from what we hear ------------------------------------- */
 
 /*
- * Learn nodes from..to (either direction) of the source route; up to an
- * address of ours, if the route comes back to us (a loop).
+ * Learn nodes from..to (either direction) of the source route; nothing
+ * from a span that names an address of ours (any of them, section 8.4:
+ * the route cache knows only the home address), as a route through us
+ * was never learned.
  */
 static void dsr_learn_span(struct dsr_rx_ctx *c, int from, int to)
 {
@@ -72,15 +74,13 @@ static void dsr_learn_span(struct dsr_rx_ctx *c, int from, int to)
 	unsigned int n = 0;
 
 	for (i = from; n < DSR_MAX_PATH; i += step) {
-		__be32 a = dsr_node(c, i);
-
-		if (dsr_is_self(c->priv, a))
-			break;
-		hops[n++] = a;
+		hops[n] = dsr_node(c, i);
+		if (dsr_is_self(c->priv, hops[n++]))
+			return;
 		if (i == to)
 			break;
 	}
-	if (i == to || (n && dsr_is_self(c->priv, dsr_node(c, i))))
+	if (i == to)
 		dsr_learn(c->priv, hops, n, 0);
 }
 
