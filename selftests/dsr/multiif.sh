@@ -55,7 +55,7 @@ routes() {
 }
 
 test_record() {
-	local r1 r4 cap bad n
+	local r1 r4 cap= bad n
 	shared || return 1
 	if ! skip_in_debug_lane "tshark decodes in the other lane" &&
 	   command -v dumpcap >/dev/null; then
