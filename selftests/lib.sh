@@ -148,6 +148,10 @@ iperf3_server() {
 }
 ns() { echo "${AH_PREFIX}$1"; }
 nsexec() { local n=$1; shift; ip netns exec "$(ns "$n")" "$@"; }
+# nsbg NODE CMD...: CMD in NODE's namespace in the background, with $! (and
+# jobs -p) naming CMD itself.  "nsexec ... &" backgrounds a subshell that
+# runs CMD as its child: a kill of $! ends the subshell and CMD runs on.
+nsbg() { local n=$1; shift; ip netns exec "$(ns "$n")" "$@" & }
 node_ip() { echo "10.0.0.$1"; }
 node_if() { [[ $AH_MEDIUM == hwsim ]] && echo wlan0 || echo eth0; }
 node_mac() {	# hwsim radios keep their own MACs

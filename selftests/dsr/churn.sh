@@ -34,7 +34,7 @@ setup() {
 # SRC DST S: 500 echoes a second for S seconds in the background (a
 # flood without -i would take both vCPUs and slow the churn, not the race)
 flood() {
-	nsexec "$1" ping -i 0.002 -w "$3" -q "$(node_ip "$2")" >/dev/null 2>&1 &
+	nsbg "$1" ping -i 0.002 -w "$3" -q "$(node_ip "$2")" >/dev/null 2>&1
 }
 
 floods() {	# S: both ways, with routes found first

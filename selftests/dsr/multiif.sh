@@ -60,8 +60,7 @@ test_record() {
 	if ! skip_in_debug_lane "tshark decodes in the other lane" &&
 	   command -v dumpcap >/dev/null; then
 		cap=$(mktemp -u --suffix=.pcap)
-		nsexec 3 dumpcap -q -i eth1 -w "$cap" -f "ip proto 48" \
-			>/dev/null 2>&1 &
+		nsbg 3 dumpcap -q -i eth1 -w "$cap" -f "ip proto 48" >/dev/null 2>&1
 		local pid=$!
 		busywait 30000 test -s "$cap" || return 1
 	fi

@@ -52,7 +52,7 @@ fresh() {
 # cap_start: capture protocol 48 on 1's eth0 (into CAP, by CAP_PID)
 cap_start() {
 	CAP=$(mktemp -u --suffix=.pcap)
-	nsexec 1 tcpdump -i eth0 -U -w "$CAP" 'ip proto 48' >/dev/null 2>&1 &
+	nsbg 1 tcpdump -i eth0 -U -w "$CAP" 'ip proto 48' >/dev/null 2>&1
 	CAP_PID=$!
 	busywait 10000 test -s "$CAP" && return 0
 	cap_stop rerrs >/dev/null
@@ -147,8 +147,7 @@ test_rreq_payload() {
 	dup=$(dsr_stat 4 rx_duplicate)
 	rrep=$(dsr_stat 4 rrep_sent)
 	out=$(mktemp)
-	nsexec 4 "$PYTHON" "$AH_ROOT/selftests/lib/udp.py" recv 5301 8 2 \
-		> "$out" &
+	nsbg 4 "$PYTHON" "$AH_ROOT/selftests/lib/udp.py" recv 5301 8 2 > "$out"
 	pid=$!
 	busywait 5000 udp_listening 4 5301 || { kill $pid; return 1; }
 	craft 1 rreqdata eth0 "$(node_mac 1)" "$(node_ip 1)" "$(node_ip 4)" \

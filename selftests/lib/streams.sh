@@ -96,7 +96,7 @@ xfer_run() {
 	local p out
 	p=$(streams_port)
 	out=$(mktemp)
-	nsexec "$2" "$PYTHON" "$STREAM_PY" tcp-recv "$p" > "$out" &
+	nsbg "$2" "$PYTHON" "$STREAM_PY" tcp-recv "$p" > "$out"
 	local rpid=$!
 	busywait 5000 listening "$2" "$p" || { kill "$rpid"; return 1; }
 	nsexec "$1" "$PYTHON" "$STREAM_PY" tcp-send "$(node_ip "$2")" "$p" "$3"
