@@ -38,8 +38,8 @@ SECS=${BENCH_SECS:-5}
 MEDIA=${BENCH_MEDIA:-veth frames rate20}
 REPS=${BENCH_REPS:-3}
 CPU_PPS=${BENCH_CPU_PPS:-3000}
-# (off by default: tick-sampled /proc/stat time does not measure a relay
-# in a TCG guest yet, docs/benchmarks.md; BENCH_CPU_HOPS="1 3" runs it)
+# CPU per relay (off by default, it takes 2 x 3 x modes runs):
+# BENCH_CPU_HOPS="1 3"
 CPU_HOPS=${BENCH_CPU_HOPS-}
 HOPS=${BENCH_HOPS-1 2 3 4}
 MODES=${BENCH_MODES:-static dsr batman}
@@ -49,7 +49,11 @@ MODES=${BENCH_MODES:-static dsr batman}
 # packet costs does not grow with the cache
 ROUTES=${BENCH_ROUTES-}
 TABLE_HOPS=${BENCH_TABLE_HOPS:-4}
+# and BENCH_NEIGHS="0 100": that many neighbours more at every node (made-up
+# stations that each sent one frame), the same way
+NEIGHS=${BENCH_NEIGHS-}
 FILL=0
+NFILL=0
 
 medium() {	# MEDIUM: shape the hub's links
 	local i
@@ -157,6 +161,7 @@ path() {
 	dsr)
 		dsr_setup || return 1
 		fill_routes "$FILL" || return 1
+		fill_neighs "$NFILL" || return 1
 		dsr_offloads "$med"
 		rtt_ms "$n" 1 ;;
 	batman)
@@ -181,6 +186,29 @@ fill_routes() {
 	done
 }
 
+# neigh_mac J: the J-th (from 0) made-up station of fill_neighs
+neigh_mac() { printf '02:00:01:00:%02x:%02x\n' $(($1 >> 8)) $(($1 & 255)); }
+
+# fill_neighs K: every node hears K neighbours more (made-up stations its
+# macfilter list lets through, one DSR frame from each, sent by a node on
+# the line), before any traffic; DSR keeps them until it has to evict
+fill_neighs() {
+	local i j from got
+	(($1)) || return 0
+	for ((i = 1; i <= AH_NODES; i++)); do
+		from=$((i > 1 ? i - 1 : i + 1))
+		{
+			((i > 1)) && node_mac $((i - 1))
+			((i < AH_NODES)) && node_mac $((i + 1))
+			for ((j = 0; j < $1; j++)); do neigh_mac "$j"; done
+		} | mf "$i" load dev eth0 - || return 1
+		nsexec "$from" "$PYTHON" "$ROOT/selftests/lib/dsrcraft.py" neighs \
+			eth0 "$(node_mac "$i")" "$(node_ip "$i")" "$1" || return 1
+		got=$(dsr "$i" -j neigh show dsr0 | jq length)
+		((got >= $1)) || { echo "node $i heard $got neighbours" >&2; return 1; }
+	done
+}
+
 run() {	# MEDIUM MODE HOPS: "TCP RTT FIRST"
 	local med=$1 mode=$2 n=$(($3 + 1)) first tcp rtt
 	(
@@ -192,43 +220,64 @@ run() {	# MEDIUM MODE HOPS: "TCP RTT FIRST"
 	)
 }
 
-# the guest's kernel time so far, in USER_HZ ticks (10 ms): system, irq
-# and softirq of every CPU (forwarding is softirq work; iperf3's own
-# pacing loop, user time, is left out)
-busy_ticks() { awk '/^cpu / { print $4 + $7 + $8 }' /proc/stat; }
+# busy_ms: the guest's CPU time so far that was not idle, in ms, summed
+# over its CPUs: wall time times CPUs less /proc/uptime's idle time.  The
+# idle time is measured at each idle entry and exit (NO_HZ), not sampled
+# at the tick like /proc/stat's system and softirq figures, which swing
+# by more than a relay costs in a TCG guest (the first try of this
+# table).  What is not idle includes iperf3 at both ends, the same for
+# every hop count and mode at one packet rate.
+NCPU=$(nproc)
+busy_ms() {
+	local up idle
+	read -r up idle < /proc/uptime
+	awk -v u="$up" -v i="$idle" -v n="$NCPU" 'BEGIN { printf "%d\n", (u * n - i) * 1000 }'
+}
 
-# cpu_quiet: wait (at most 20 s) until the guest's kernel time stops
-# growing (under 2 ticks in a second): the previous run's namespaces are
-# torn down by a kworker after it ends, and that work would be counted
-# in the next run's measurement (it made 3 hops look cheaper than 1)
+# busy_1s: the busy ms of the next second
+busy_1s() {
+	local a
+	a=$(busy_ms)
+	sleep 1
+	echo $(($(busy_ms) - a))
+}
+
+# cpu_quiet: wait (at most 30 s) until a second is as busy as an idle
+# second of this guest (CPU_IDLE_MS, measured before the first run; the
+# tools that read the clock and the guest's own housekeeping keep it
+# above 0): the previous run's namespaces are torn down by a kworker
+# after it ends, and that work would be counted in the next run's
+# measurement (it made 3 hops look cheaper than 1)
 cpu_quiet() {
-	local i a b
-	for ((i = 0; i < 20; i++)); do
-		a=$(busy_ticks)
-		sleep 1
-		b=$(busy_ticks)
-		((b - a < 2)) && return 0
+	local i
+	for ((i = 0; i < 30; i++)); do
+		(($(busy_1s) <= CPU_IDLE_MS * 13 / 10 + 20)) && return 0
 	done
-	return 0
+	echo "# CPU: the guest did not get quiet" >&2
 }
 
 # cpu_run MODE HOPS: on the frames medium, UDP from node 1 to the last at
-# CPU_PPS packets of 1400 bytes a second for BENCH_SECS; prints the
-# guest's kernel microseconds per packet sent
+# CPU_PPS datagrams of 1400 bytes a second for BENCH_SECS (iperf3, which
+# paces by a 1 ms timer); prints the guest's busy microseconds per
+# datagram received and "received/sent" (a point that lost many is not a
+# measurement of forwarding them)
 cpu_run() {
-	local mode=$1 n=$(($2 + 1)) b0 b1 out pkts
+	local mode=$1 n=$(($2 + 1)) b0 b1 out
 	(
 		trap ah_cleanup EXIT
 		path frames "$mode" "$n" >/dev/null || exit 1
-		iperf3_server "$n" 5201 || exit 1
 		cpu_quiet
-		b0=$(busy_ticks)
+		iperf3_server "$n" 5201 || exit 1
+		b0=$(busy_ms)
 		out=$(nsexec 1 iperf3 -u -c "$(node_ip "$n")" -p 5201 -l 1400 \
 			-b $((CPU_PPS * 1400 * 8)) -t "$SECS" -J 2>/dev/null)
-		b1=$(busy_ticks)
-		pkts=$(jq '.end.sum.packets // 0' <<< "$out")
-		awk -v t=$((b1 - b0)) -v p="$pkts" \
-			'BEGIN { if (p > 0) printf "%.1f\n", t * 10000 / p; else print "-" }'
+		b1=$(busy_ms)
+		# (as medium.sh reads iperf3 3.12's UDP summary)
+		jq -r --argjson t $((b1 - b0)) '(.end.sum_received // .end.sum) as $r |
+			((.end.sum_sent // .end.sum).packets // 0) as $sent |
+			(($r.packets // 0) - ($r.lost_packets // 0)) as $got |
+			if $got > 0 then "\($t * 1000 / $got | . * 10 | round / 10) \($got)/\($sent)"
+			else "-" end' <<< "$out"
 	)
 }
 
@@ -289,18 +338,23 @@ done
 # same in both): two relays' forwarding and two more links' delivery
 if [[ -n $CPU_HOPS ]]; then
 	declare -A cpu
+	CPU_IDLE_MS=$(for i in 1 2 3 4 5; do busy_1s; done | sort -n | sed -n 3p)
+	echo "# CPU: an idle second of this guest is $CPU_IDLE_MS ms busy" >&2
 	for ((r = 1; r <= REPS; r++)); do
 		for k in $CPU_HOPS; do
 			for mode in $MODES; do
-				v=$(cpu_run "$mode" "$k")
-				cpu[$k,$mode]+="$v "
-				echo "# CPU, $k hops, run $r of $REPS, $mode: $v µs/packet" >&2
+				# (not "< <(cpu_run)": the next run would start
+				# while this one's namespaces are still torn down)
+				out=$(cpu_run "$mode" "$k")
+				read -r v got <<< "$out"
+				cpu[$k,$mode]+="${v:--} "
+				echo "# CPU, $k hops, run $r of $REPS, $mode: ${v:--} µs/packet, received ${got:-none}" >&2
 			done
 		done
 	done
 	read -r lo hi _ <<< "$CPU_HOPS"
 	echo
-	echo "CPU per packet, frames medium, UDP at $CPU_PPS packets/s of 1400 bytes; per relay: (cost over $hi hops - over $lo) / $((hi - lo)), of the medians"
+	echo "CPU per packet received (the guest's busy time, from its idle time), frames medium, UDP at $CPU_PPS packets/s of 1400 bytes for $SECS s, $REPS runs; per relay: (cost over $hi hops - over $lo) / $((hi - lo)), of the medians"
 	echo
 	echo "| mode | $lo hops µs/packet | $hi hops µs/packet | per relay µs | per relay / static's |"
 	echo "|---|---:|---:|---:|---:|"
@@ -314,29 +368,37 @@ if [[ -n $CPU_HOPS ]]; then
 	done
 fi
 
-# What a packet costs with K routes more in every cache, against none.
-if [[ -n $ROUTES ]]; then
-	declare -A tab
+# What a packet costs with K routes more in every cache (or K neighbours
+# more at every node), against none.
+tables() {	# routes|neighbours "K..."
+	local what=$1 list=$2 k k0 r t t0
+	local -A tab
 	for ((r = 1; r <= REPS; r++)); do
-		for k in $ROUTES; do
-			FILL=$k
+		for k in $list; do
+			if [[ $what == routes ]]; then FILL=$k; else NFILL=$k; fi
 			tab[$k]+="$(run frames dsr "$TABLE_HOPS")
 "
-			echo "# tables, $k routes more, run $r of $REPS: $(tail -2 <<< "${tab[$k]}" | head -1)" >&2
+			echo "# tables, $k $what more, run $r of $REPS: $(tail -2 <<< "${tab[$k]}" | head -1)" >&2
 		done
 	done
-	FILL=0
-	read -r k0 _ <<< "$ROUTES"
+	FILL=0 NFILL=0
+	read -r k0 _ <<< "$list"
 	t0=$(awk 'NF { print $1 }' <<< "${tab[$k0]}" | stat3 | median)
 	echo
-	echo "DSR over $TABLE_HOPS hops of the frames medium with routes added to every node's route cache ($REPS runs, median [range]; the ratio is to $k0 routes)"
+	if [[ $what == routes ]]; then
+		echo "DSR over $TABLE_HOPS hops of the frames medium with routes added to every node's route cache ($REPS runs, median [range]; the ratio is to $k0 routes)"
+	else
+		echo "DSR over $TABLE_HOPS hops of the frames medium with neighbours added at every node ($REPS runs, median [range]; the ratio is to $k0 neighbours)"
+	fi
 	echo
-	echo "| routes added | DSR Mbit/s | DSR RTT ms | Mbit/s ratio |"
+	echo "| $what added | DSR Mbit/s | DSR RTT ms | Mbit/s ratio |"
 	echo "|---:|---:|---:|---:|"
-	for k in $ROUTES; do
+	for k in $list; do
 		t=$(awk 'NF { print $1 }' <<< "${tab[$k]}" | stat3)
 		printf '| %s | %s | %s | %s |\n' "$k" "$t" \
 			"$(awk 'NF { print $2 }' <<< "${tab[$k]}" | stat3)" \
 			"$(ratio "$(median <<< "$t")" "$t0")"
 	done
-fi
+}
+if [[ -n $ROUTES ]]; then tables routes "$ROUTES"; fi
+if [[ -n $NEIGHS ]]; then tables neighbours "$NEIGHS"; fi

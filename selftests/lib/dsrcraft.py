@@ -8,6 +8,11 @@
   dsrcraft.py forge IFACE SRC_MAC DST_MAC SRC_IP DST_IP COUNT
                                              (valid, empty DSR headers: a
                                              frame that claims SRC_IP)
+  dsrcraft.py neighs IFACE DST_MAC DST_IP COUNT
+                                             (one such frame from each of
+                                             COUNT stations: MAC
+                                             02:00:01:00:HH:LL, address
+                                             10.0.100+J/250.1+J%250)
   dsrcraft.py classes                        (the names of CLASS)
   dsrcraft.py rreqdata IFACE SRC_MAC SRC_IP TARGET ID PORT TEXT
                                              (a broadcast Route Request
@@ -207,6 +212,16 @@ def main():
         eth = mac(dmac) + mac(smac) + b"\x08\x00"
         sendall(iface, [eth + ip(sip, dip, dsr(b""), ident=1000 + i)
                         for i in range(int(count))])
+        return
+    if sys.argv[1] == "neighs":
+        iface, dmac, dip, count = sys.argv[2:6]
+        frames = []
+        for j in range(int(count)):
+            smac = "02:00:01:00:%02x:%02x" % (j >> 8, j & 255)
+            sip = "10.0.%d.%d" % (100 + j // 250, 1 + j % 250)
+            frames.append(mac(dmac) + mac(smac) + b"\x08\x00" +
+                          ip(sip, dip, dsr(b""), ident=j))
+        sendall(iface, frames)
         return
     if sys.argv[1] == "flood":
         iface, smac, count = sys.argv[2], sys.argv[3], int(sys.argv[4])
