@@ -117,7 +117,7 @@ sum3() {	# STAT: its sum over nodes 1 to 3
 qdrops() { echo $(($(air_drops 1) + $(air_drops 2) + $(air_drops 3))); }
 
 test_congest() {
-	local f0 c0 q0 d v f c q i holdoff
+	local f0 c0 q0 d v f c q i holdoff lf0=()
 	shared || return 1
 	holdoff=$(dsr 1 -j param show dsr0 | jq .maint_holdoff_ms)
 	streams_route 1 4 || return 1
@@ -127,6 +127,7 @@ test_congest() {
 		dsr "$i" param set dsr0 maint_holdoff_ms 0 || return 1
 	done
 	f0=$(sum3 link_failures) c0=$(sum3 congestion_drops) q0=$(qdrops)
+	for i in 1 2 3; do lf0[i]=$(dsr_stat "$i" link_failures); done
 	d=$(mktemp -d)
 	# UDP, not TCP: a relay no longer forwards a second time a copy whose
 	# ack was lost (the duplicate cache), and without that extra load TCP
@@ -144,6 +145,12 @@ test_congest() {
 		dsr "$i" param set dsr0 maint_holdoff_ms "$holdoff" || return 1
 	done
 	diag "video: $v"
+	# which node broke which link, and what its next hop had acknowledged
+	for i in 1 2 3; do
+		(($(dsr_stat "$i" link_failures) > lf0[i])) || continue
+		diag "node $i broke a link; its next hops:"
+		dsr "$i" -j neigh show dsr0 | jq -c '.[]' | while read -r l; do diag "  $l"; done
+	done
 	diag "UDP beside it (goodput, loss): $(udp_result < "$d/udp"); station queue" \
 		"drops $q; links broken $f; congestion drops $c"
 	rm -rf "$d"
