@@ -24,7 +24,8 @@ main() {
 	echo "|---|---:|---:|---:|---:|"
 	for ((i = 1; i <= RUNS; i++)); do
 		for k in pfifo_fast dsrprio; do
-			read -r -a r < <(prioload_run "$k" 12)
+			# (its qdiscs cleared before the next run starts)
+			read -r -a r <<< "$(prioload_run "$k" 12)"
 			echo "| $k | $i | ${r[0]:--} | ${r[1]:--} | ${r[2]:--} |"
 		done
 	done

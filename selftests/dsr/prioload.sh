@@ -18,10 +18,13 @@ source "$(dirname "$0")/../lib/prioload.sh"
 require_cmd jq ahctl ethtool iperf3 tc
 
 test_control_first() {
-	local p d lucky
+	local p d lucky out
 	shared || return 1
-	read -r -a p < <(prioload_run pfifo_fast 12) &&
-	read -r -a d < <(prioload_run dsrprio 12) || return 1
+	# (not "read < <(prioload_run)": read returns at its output line,
+	# and the next run's qdisc set-up raced the previous run's
+	# prioload_clear, "Failed to find specified qdisc" in two soak rounds)
+	out=$(prioload_run pfifo_fast 12) && read -r -a p <<< "$out" &&
+	out=$(prioload_run dsrprio 12) && read -r -a d <<< "$out" || return 1
 	diag "pfifo_fast: discovery ${p[0]} ms, explicit ack median ${p[1]} ms" \
 		"(${p[2]} acks in time)"
 	diag "dsrprio:    discovery ${d[0]} ms, explicit ack median ${d[1]} ms" \
@@ -78,9 +81,9 @@ test_tcp_order() {
 # failures, salvage, dsrprio under tbf); the timing comparison with
 # pfifo_fast needs the guest's full speed and runs in the other lane.
 test_control_debug() {
-	local d
+	local d out
 	shared || return 1
-	read -r -a d < <(prioload_run dsrprio 12) || return 1
+	out=$(prioload_run dsrprio 12) && read -r -a d <<< "$out" || return 1
 	diag "dsrprio: discovery ${d[0]} ms, explicit ack median ${d[1]} ms" \
 		"(${d[2]} acks in time)"
 	check "dsrprio: the discovery under load succeeded" test "${d[0]}" != -
