@@ -203,8 +203,8 @@ struct dsr_neigh {
 					 * here: asked for explicit acks
 					 * (section 8.3.2's table)
 					 */
-	u64 crossed;			/* ms: first sending of the latest
-					 * packet it acknowledged
+	u64 crossed;			/* the latest packet it acknowledged,
+					 * by its dsr_maint.seq
 					 */
 	u32 rto_ms;			/* the last used: dsr_neigh_rto() */
 	struct dsr_rtt rtt;		/* its estimator (adaptive_rto) */
@@ -230,6 +230,7 @@ struct dsr_maint {
 					 */
 	bool held;			/* timer expired while still queued */
 	u16 ack_id;
+	u64 seq;			/* order of first sending, from 1 */
 	u64 first, sent, deadline;	/* ms */
 	u64 sent_us;			/* us, 0: not timed (dsr_maint_track) */
 };
@@ -328,6 +329,7 @@ struct dsr_priv {
 	struct timer_list timer;
 	u64 last_expire;
 	u16 rreq_id, ack_id;
+	u64 maint_seq;			/* the last dsr_maint.seq given */
 	atomic_t ip_id;
 	struct nf_hook_ops nfho;
 	atomic_long_t stats[DSR_S_MAX];

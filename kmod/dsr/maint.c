@@ -295,6 +295,9 @@ static void dsr_link_failed(struct dsr_priv *priv, __be32 nexthop,
  * m ran out of retransmissions, but a packet first sent after it has since
  * been acknowledged by the same next hop: the link carried frames after m
  * was sent, so m was lost to a full queue (congestion), not to the link.
+ * "After" by the order of first sending (seq), not by the clock: at the
+ * coarse clock's resolution (a tick, 4 ms at HZ=250) a flow sends several
+ * packets with the same time, and a later one's ack must count too.
  * With congestion_drop only m is dropped; breaking the link would cost
  * every flow over it a Route Discovery and link_holddown_ms of hold-down.
  * A link that stopped working acknowledges nothing sent later, so its
@@ -308,7 +311,7 @@ static bool dsr_maint_congested(struct dsr_priv *priv,
 	if (!DSR_P(priv, CONGESTION_DROP))
 		return false;
 	n = dsr_neigh_find(priv, m->nexthop);
-	return n && n->crossed > m->first;
+	return n && n->crossed > m->seq;
 }
 
 void dsr_maint_tick(struct dsr_priv *priv, u64 now, struct sk_buff_head *out)

@@ -137,6 +137,7 @@ void dsr_maint_track(struct dsr_priv *priv, struct sk_buff *frame,
 	m->ack_id = ack_id;
 	m->sent = dsr_now(priv);
 	m->first = m->sent;
+	m->seq = ++priv->maint_seq;
 	/*
 	 * One packet per next hop and clock tick is timed (Van Jacobson's
 	 * one timed segment at a time, by ticks): the estimator gets a
@@ -237,7 +238,7 @@ static void dsr_confirmed(struct dsr_priv *priv, const struct dsr_maint *m,
 			n->no_passive = false;
 		else if (m->passive)
 			n->no_passive = true;
-		n->crossed = max(n->crossed, m->first);
+		n->crossed = max(n->crossed, m->seq);
 		n->acked++;
 	}
 }
