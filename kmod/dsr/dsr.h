@@ -593,7 +593,8 @@ void dsr_maint_track(struct dsr_priv *priv, struct sk_buff *frame,
 		     __be32 nexthop, bool explicit, u16 ack_id, u8 segs);
 bool dsr_maint_want_ack(struct dsr_priv *priv, __be32 nexthop,
 			bool last_hop, bool *track);
-bool dsr_maint_room(struct dsr_priv *priv, bool ctrl);
+bool dsr_maint_room(struct dsr_priv *priv, const struct sk_buff *skb,
+		    bool ctrl);
 bool dsr_maint_queued(const struct dsr_maint *m);
 bool dsr_maint_dup(struct dsr_priv *priv, const struct iphdr *iph);
 bool dsr_maint_ack(struct dsr_priv *priv, __be32 from, u16 id);

@@ -314,22 +314,64 @@ static bool dsr_maint_congested(struct dsr_priv *priv,
 	return n && n->crossed > m->seq;
 }
 
+/*
+ * m ran out of retransmissions and nothing sent after it has been
+ * acknowledged yet, but a packet sent after it to the same next hop is
+ * still in this host's queue: whether the link carries later frames is
+ * not known yet.  On a congested medium a copy the full queue drops
+ * leaves this host at once, and so do its retransmissions when the queue
+ * drops them too: m can use up its retransmissions while the packets the
+ * queue took still wait, longer than m's whole retransmission budget, and
+ * only they can show that the link works.  m then waits for them, as a
+ * queued m waits in dsr_maint_hold() and within the same bound.  *nh and
+ * *seq remember the queued packet found on an earlier call in this timer
+ * run, so that expiring packets do not each walk the list.
+ */
+static bool dsr_maint_later_queued(struct dsr_priv *priv, struct dsr_maint *m,
+				   u64 now, __be32 *nh, u64 *seq)
+{
+	struct dsr_maint *l = m;
+
+	if (!DSR_P(priv, CONGESTION_DROP) ||
+	    now - m->first >= (u64)DSR_HOLD_MAX_RTOS * DSR_P(priv, RTO_MAX_MS))
+		return false;
+	if (*nh == m->nexthop && *seq > m->seq)
+		return true;
+	list_for_each_entry_continue(l, &priv->maint, list) {
+		if (l->nexthop == m->nexthop && dsr_maint_queued(l)) {
+			*nh = l->nexthop;
+			*seq = l->seq;
+			return true;
+		}
+	}
+	return false;
+}
+
 void dsr_maint_tick(struct dsr_priv *priv, u64 now, struct sk_buff_head *out)
 {
 	struct dsr_maint *m, *tmp;
-	__be32 broken = 0;
+	__be32 broken = 0, queued_nh = 0;
+	u64 queued_seq = 0;
 
 	list_for_each_entry_safe(m, tmp, &priv->maint, list) {
 		if (m->deadline > now || dsr_maint_hold(priv, m, now))
 			continue;
 		if (m->tries > DSR_P(priv, MAX_MAINT_REXMT)) {
-			if (!dsr_maint_congested(priv, m)) {
-				broken = m->nexthop;
-				break;
+			if (dsr_maint_congested(priv, m)) {
+				dsr_stat(priv, DSR_S_CONGESTION_DROPS);
+				dsr_maint_free(priv, m);
+				continue;
 			}
-			dsr_stat(priv, DSR_S_CONGESTION_DROPS);
-			dsr_maint_free(priv, m);
-			continue;
+			if (dsr_maint_later_queued(priv, m, now, &queued_nh,
+						   &queued_seq)) {
+				dsr_stat(priv, DSR_S_BREAK_HELD);
+				m->held = true;
+				m->deadline = now + dsr_neigh_rto(priv,
+					dsr_neigh_find(priv, m->nexthop), m);
+				continue;
+			}
+			broken = m->nexthop;
+			break;
 		}
 		dsr_retransmit(priv, m, now, out);
 	}

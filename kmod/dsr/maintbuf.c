@@ -11,7 +11,9 @@
 #include <linux/etherdevice.h>
 #include <linux/ip.h>
 #include <linux/jhash.h>
+#include <linux/pkt_sched.h>
 #include <net/ip.h>
+#include <net/route.h>
 
 #include "dsr.h"
 #include "trace.h"
@@ -177,18 +179,36 @@ bool dsr_maint_queued(const struct dsr_maint *m)
 }
 
 /*
- * Whether a packet that must be tracked has room (section 4.5); if not,
- * it is not sent: counted here.  Only when rexmt_buffer_size entries are
- * held are those that already left this host counted (the walk costs
- * nothing below that); ctrl: a Route Reply or Error, which may use a
- * quarter more.
+ * Whether skb asked for low delay: what sch_dsrprio's default map puts in
+ * its first band with DSR's control packets (the CMU testbed's two levels,
+ * seed 004 section 6.4): the low-delay TOS, or that priority set on its
+ * socket.
  */
-bool dsr_maint_room(struct dsr_priv *priv, bool ctrl)
+static bool dsr_low_delay(const struct sk_buff *skb)
+{
+	return skb->priority == TC_PRIO_INTERACTIVE ||
+	       skb->priority == TC_PRIO_CONTROL ||
+	       rt_tos2priority(ip_hdr(skb)->tos) == TC_PRIO_INTERACTIVE;
+}
+
+/*
+ * Whether skb, a packet that must be tracked, has room (section 4.5); if
+ * not, it is not sent: counted here.  Only when rexmt_buffer_size entries
+ * are held are those that already left this host counted (the walk costs
+ * nothing below that).  As in the interface queue, the priorities have
+ * their own room: a packet that asked for low delay may use a quarter more
+ * than the size, and ctrl (a Route Reply or Error) half more, so that a
+ * bulk flow that fills the buffer delays neither a stream nor routing.
+ */
+bool dsr_maint_room(struct dsr_priv *priv, const struct sk_buff *skb,
+		    bool ctrl)
 {
 	unsigned int size = DSR_P(priv, REXMT_BUFFER_SIZE), sent = 0;
 	const struct dsr_maint *m;
 
 	if (ctrl)
+		size += size / 2 + 1;
+	else if (dsr_low_delay(skb))
 		size += size / 4 + 1;
 	if (priv->n_maint < size)
 		return true;

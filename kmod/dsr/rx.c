@@ -653,7 +653,8 @@ static enum dsr_rx dsr_forward(struct dsr_rx_ctx *c)
 	next = dsr_node(c, c->me_idx + 1);
 	explicit = dsr_maint_want_ack(priv, next, segs == 0, &track);
 	/* (before the duplicate cache: a retransmission may find room) */
-	if (track && !dsr_maint_room(priv, c->p->n_rrep || c->p->n_rerr))
+	if (track &&
+	    !dsr_maint_room(priv, skb, c->p->n_rrep || c->p->n_rerr))
 		return DSR_RX_DROP;
 	if (dsr_rx_dup(c, DSR_DUP_FORWARD)) {
 		dsr_stat(priv, DSR_S_FWD_DUPLICATE);

@@ -83,7 +83,7 @@ int dsr_send_routed(struct dsr_priv *priv, struct sk_buff *skb,
 	/* the hop to a gateway is the last one on which we could overhear */
 	explicit = dsr_maint_want_ack(priv, hops[0],
 				      n == 1 || (last_ext && n == 2), &track);
-	if (track && !dsr_maint_room(priv, flags & DSR_SEND_CTRL)) {
+	if (track && !dsr_maint_room(priv, skb, flags & DSR_SEND_CTRL)) {
 		kfree_skb(skb);
 		return -ENOBUFS;
 	}
