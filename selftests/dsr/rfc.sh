@@ -300,6 +300,11 @@ udp_to_4() {	# COUNT: datagrams from 2 to 4
 		"$(node_ip 4)" 9 100 "$1" 0 >/dev/null
 }
 
+prio_to_4() {	# PRIO: one datagram from 2 to 4 of socket priority PRIO
+	nsexec 2 "$PYTHON" "$AH_ROOT/selftests/lib/udp.py" send \
+		"$(node_ip 4)" 9 100 1 0 "" "$1" >/dev/null
+}
+
 # 2's Maintenance Buffer holds one packet: while 4 does not acknowledge,
 # the next packets for 4 are discarded and counted, not sent untracked.
 test_maint_full() {
@@ -316,6 +321,40 @@ test_maint_full() {
 	check "and as dropped by dsr0" \
 		test "$(nsexec 2 cat /sys/class/net/dsr0/statistics/tx_dropped)" -ge $((tx + 4))
 	dsr 2 param set dsr0 rexmt_buffer_size 256
+}
+
+# A low-delay packet has room of its own (a quarter more): with room for
+# one packet, held by a bulk datagram 4 does not acknowledge, the next bulk
+# datagram is discarded, a low-delay one (socket priority 6, the TOS's
+# interactive) is sent and tracked, and only the second low-delay one is
+# discarded.  The timeout is a minute, so nothing expires meanwhile (the
+# last case: what 2 holds is left to the clean-up).
+test_maint_prio() {
+	local full
+	fresh || return 1
+	dsr_ping_ok 2 4 1 || dsr_ping_ok 2 4 1 || return 1
+	dsr 2 param set dsr0 rexmt_buffer_size 1 rto_min_ms 60000 \
+		rto_max_ms 60000 || return 1
+	mf 4 del dev eth0 "$(node_mac 2)" || return 1
+	prio_to_4 0 && busywait 5000 held_for_4 1 || return 1
+	full=$(dsr_stat 2 maint_buffer_full)
+	prio_to_4 0 &&
+	check "a second bulk datagram is discarded" \
+		busywait 5000 dsr_stat_ge 2 maint_buffer_full $((full + 1)) &&
+	prio_to_4 6 &&
+	check "a low-delay one is sent and held" busywait 5000 held_for_4 2 &&
+	check "  (not discarded)" \
+		test "$(dsr_stat 2 maint_buffer_full)" -eq $((full + 1)) &&
+	prio_to_4 6 &&
+	check "a second low-delay one is discarded" \
+		busywait 5000 dsr_stat_ge 2 maint_buffer_full $((full + 2)) &&
+	check "  (not held)" held_for_4 2
+}
+
+# held_for_4 N: 2's Maintenance Buffer holds N packets for 4
+held_for_4() {
+	(($(dsr 2 -j buffer show dsr0 | jq --arg d "$(node_ip 4)" \
+		'[.[] | select(.buffer == "maint" and .dst == $d)] | length') == $1))
 }
 
 # Packets that wait in 2's interface queue (a plugged qdisc) are not yet
@@ -379,7 +418,7 @@ test_ack_all() {
 }
 
 shared_setup diamond
-ktap_begin 9
+ktap_begin 10
 run_case "a unidirectional link: blacklisted, probed, cleared" test_blacklist
 run_case "a route request's payload reaches its target once" test_rreq_payload
 run_case "an ack request that comes with an ack is answered" test_ack_with_request
@@ -389,4 +428,5 @@ run_case "a route error spreads on the next route request" test_rerr_spread
 run_case "a full maintenance buffer discards, and counts" test_maint_full
 run_case "what waits in the interface queue is not in the buffer" test_maint_queued
 run_case "with ack_all, an ack confirms what was sent before it" test_ack_all
+run_case "a low-delay packet has room where bulk has none" test_maint_prio
 ktap_end
