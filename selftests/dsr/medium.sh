@@ -117,7 +117,7 @@ sum3() {	# STAT: its sum over nodes 1 to 3
 qdrops() { echo $(($(air_drops 1) + $(air_drops 2) + $(air_drops 3))); }
 
 test_congest() {
-	local f0 c0 q0 d v f c q i holdoff lf0=()
+	local f0 c0 q0 m0 d v f c q m i holdoff lf0=()
 	shared || return 1
 	holdoff=$(dsr 1 -j param show dsr0 | jq .maint_holdoff_ms)
 	streams_route 1 4 || return 1
@@ -127,6 +127,7 @@ test_congest() {
 		dsr "$i" param set dsr0 maint_holdoff_ms 0 || return 1
 	done
 	f0=$(sum3 link_failures) c0=$(sum3 congestion_drops) q0=$(qdrops)
+	m0=$(sum3 maint_buffer_full)
 	for i in 1 2 3; do lf0[i]=$(dsr_stat "$i" link_failures); done
 	d=$(mktemp -d)
 	# UDP, not TCP: a relay no longer forwards a second time a copy whose
@@ -140,7 +141,7 @@ test_congest() {
 	v=$(video_run 1 4 1mbit 4 "$d/delays" 0x10)
 	wait
 	f=$(($(sum3 link_failures) - f0)) c=$(($(sum3 congestion_drops) - c0))
-	q=$(($(qdrops) - q0))
+	q=$(($(qdrops) - q0)) m=$(($(sum3 maint_buffer_full) - m0))
 	for i in 1 2 3; do
 		dsr "$i" param set dsr0 maint_holdoff_ms "$holdoff" || return 1
 	done
@@ -152,7 +153,8 @@ test_congest() {
 		dsr "$i" -j neigh show dsr0 | jq -c '.[]' | while read -r l; do diag "  $l"; done
 	done
 	diag "UDP beside it (goodput, loss): $(udp_result < "$d/udp"); station queue" \
-		"drops $q; links broken $f; congestion drops $c"
+		"drops $q; links broken $f; congestion drops $c; maintenance" \
+		"buffer full $m"
 	rm -rf "$d"
 	check "the station queues overflowed (the test loaded them)" \
 		test "$q" -gt 0 &&
