@@ -3,11 +3,11 @@
  * What the kernel-free protocol files of the modules need from their
  * environment, so that they build both in the module and in userspace unit
  * tests and fuzz targets (tests/unit): DSR's opt.c, rcache.c, rreq.c,
- * rtt.c, dup.c, ratelimit.c, blacklist.c and the transit engine's peek.c,
- * flow.c.  They take the current time as an argument, never lock (callers
- * hold the device's lock) and allocate only through ah_zalloc(), when a
- * table is created or resized: in process context, never under the
- * device's lock nor on the packet path.
+ * rtt.c, dup.c, ratelimit.c, blacklist.c, mcast_tag.c, mtree.c and the
+ * transit engine's peek.c, flow.c.  They take the current time as an
+ * argument, never lock (callers hold the device's lock) and allocate only
+ * through ah_zalloc(), when a table is created or resized: in process
+ * context, never under the device's lock nor on the packet path.
  */
 #ifndef _AH_PROTO_ENV_H
 #define _AH_PROTO_ENV_H

@@ -27,7 +27,8 @@
 /* bytes after the DSR header that the key hashes */
 #define DSR_DUP_PAYLOAD		24
 
-enum dsr_dup_kind { DSR_DUP_DELIVER = 1, DSR_DUP_FORWARD };
+/* DSR_DUP_MCAST: a multicast packet of a tree (mtree.h), however it came */
+enum dsr_dup_kind { DSR_DUP_DELIVER = 1, DSR_DUP_FORWARD, DSR_DUP_MCAST };
 
 struct dsr_dup_key {
 	__be32 saddr, daddr;
