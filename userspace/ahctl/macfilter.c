@@ -68,6 +68,7 @@ static int do_load(const struct mf_cmd *c, const struct mf_args *a);
 static int do_show(const struct mf_cmd *c, const struct mf_args *a);
 static int do_monitor(const struct mf_cmd *c, const struct mf_args *a);
 static int do_replay(const struct mf_cmd *c, const struct mf_args *a);
+static int do_replay_all(const struct mf_cmd *c, const struct mf_args *a);
 
 static const struct mf_cmd mf_cmds[] = {
 	{ "attach", do_simple, MACFILTER_CMD_ATTACH, A_DEV | A_MODE | A_MAX,
@@ -85,6 +86,8 @@ static const struct mf_cmd mf_cmds[] = {
 	  A_DEV | A_FILE, "dev DEV FILE [mode deny|allow]" },
 	{ "replay", do_replay, MACFILTER_CMD_REPLACE, A_DEV | A_FILE | A_SPEED,
 	  A_DEV | A_FILE, "dev DEV TRACE [speed X]" },
+	{ "replay-all", do_replay_all, MACFILTER_CMD_REPLACE, A_FILE | A_SPEED,
+	  A_FILE, "LIST [speed X]" },
 	{ "show", do_show, MACFILTER_CMD_GET_DEV, A_DEV, 0, "[dev DEV]" },
 	{ "monitor", do_monitor, 0, 0, 0, "" },
 };
@@ -119,6 +122,8 @@ void macfilter_help(FILE *f)
 		"TRACE  one step per line: 'SECONDS MAC[/LOSS]...' or 'SECONDS -'\n"
 		"       (docs/trace.5); each step replaces the list, mode deny\n"
 		"X      replay speed: 2 runs the trace twice as fast (default 1)\n"
+		"LIST   one node a line: 'NETNS DEV TRACE [NAME]' (NETNS '-':\n"
+		"       ours); every trace replayed by one process, one clock\n"
 		"mode   deny: drop listed sources (the default)\n"
 		"       allow: drop all but listed sources\n",
 		MACFILTER_LIMIT_MAX_ENTRIES, MACFILTER_DEFAULT_MAX_ENTRIES);
@@ -520,6 +525,261 @@ out:
 out_trace:
 	free(late);
 	trace_free(&t);
+	return ret;
+}
+
+/*
+ * replay-all: the traces of many nodes (namespaces) from one process, in
+ * one time line.  A process per node costs a wake-up, a scheduler slot and
+ * a start-up of its own each; fifty of them under TCG start a second apart
+ * and wake late (docs/benchmarks.md, "Fifty nodes").
+ */
+struct replay_node {
+	char *netns;		/* NULL: ours */
+	char *dev;
+	char *file;
+	char *name;
+	struct trace t;
+	struct genl g;
+	uint64_t *late;		/* us, per step */
+	size_t next;
+};
+
+struct replay_set {
+	struct replay_node *nodes;
+	size_t count;
+};
+
+static void replay_set_free(struct replay_set *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->count; i++) {
+		struct replay_node *n = &s->nodes[i];
+
+		genl_close(&n->g);
+		trace_free(&n->t);
+		free(n->late);
+		free(n->netns);
+		free(n->dev);
+		free(n->file);
+		free(n->name);
+	}
+	free(s->nodes);
+	s->nodes = NULL;
+	s->count = 0;
+}
+
+/* One line of LIST: NETNS DEV TRACE [NAME]; 0, 1 (blank), -1 (printed). */
+static int replay_list_line(const char *list, unsigned long ln, char *line,
+			    struct replay_node *n)
+{
+	char *w[5], *save = NULL, *p = strchr(line, '#');
+	int k = 0;
+
+	if (p)
+		*p = '\0';
+	for (p = strtok_r(line, " \t\r\n", &save); p && k < 5;
+	     p = strtok_r(NULL, " \t\r\n", &save))
+		w[k++] = p;
+	if (!k)
+		return 1;
+	if (k < 3 || k > 4) {
+		fprintf(stderr, PROG_NAME ": %s:%lu: need NETNS DEV TRACE [NAME]\n",
+			list, ln);
+		return -1;
+	}
+	if (strlen(w[1]) >= IFNAMSIZ) {
+		fprintf(stderr, PROG_NAME ": %s:%lu: device name '%s' is too long\n",
+			list, ln, w[1]);
+		return -1;
+	}
+	memset(n, 0, sizeof(*n));
+	trace_init(&n->t);
+	n->netns = strcmp(w[0], "-") ? strdup(w[0]) : NULL;
+	n->dev = strdup(w[1]);
+	n->file = strdup(w[2]);
+	n->name = strdup(k == 4 ? w[3] : w[2]);
+	if ((strcmp(w[0], "-") && !n->netns) || !n->dev || !n->file ||
+	    !n->name) {
+		fprintf(stderr, PROG_NAME ": out of memory\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* Every node of LIST, its trace read and checked; nothing sent yet. */
+static int replay_list_read(const char *list, struct replay_set *s)
+{
+	struct replay_node *nodes;
+	unsigned long ln = 0;
+	size_t alloc = 0;
+	char line[4096];
+	FILE *f;
+	int r, ret = -1;
+
+	f = strcmp(list, "-") ? fopen(list, "r") : stdin;
+	if (!f) {
+		fprintf(stderr, PROG_NAME ": %s: %s\n", list, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		ln++;
+		if (s->count == alloc) {
+			alloc = alloc ? 2 * alloc : 16;
+			nodes = realloc(s->nodes, alloc * sizeof(*nodes));
+			if (!nodes) {
+				fprintf(stderr, PROG_NAME ": out of memory\n");
+				goto out;
+			}
+			s->nodes = nodes;
+		}
+		r = replay_list_line(list, ln, line, &s->nodes[s->count]);
+		if (r > 0)
+			continue;
+		s->count++;	/* freed with the set, even half made */
+		if (r < 0)
+			goto out;
+	}
+	if (ferror(f)) {
+		fprintf(stderr, PROG_NAME ": %s: read error\n", list);
+		goto out;
+	}
+	if (!s->count) {
+		fprintf(stderr, PROG_NAME ": %s: no node\n", list);
+		goto out;
+	}
+	ret = 0;
+out:
+	if (f != stdin)
+		fclose(f);
+	return ret;
+}
+
+static void replay_all_report(const struct replay_set *s)
+{
+	uint64_t max = 0, sum = 0, nmax, nsum;
+	size_t i, k, steps = 0;
+	struct json j;
+
+	for (i = 0; i < s->count; i++)
+		for (k = 0; k < s->nodes[i].t.count; k++) {
+			sum += s->nodes[i].late[k];
+			if (s->nodes[i].late[k] > max)
+				max = s->nodes[i].late[k];
+			steps++;
+		}
+	if (!opts.json) {
+		for (i = 0; i < s->count; i++) {
+			const struct replay_node *n = &s->nodes[i];
+
+			nmax = nsum = 0;
+			for (k = 0; k < n->t.count; k++) {
+				nsum += n->late[k];
+				if (n->late[k] > nmax)
+					nmax = n->late[k];
+			}
+			printf("%s: replayed %zu steps: lateness mean %.3f ms, max %.3f ms\n",
+			       n->name, n->t.count,
+			       n->t.count ? (double)nsum / n->t.count / 1000 : 0,
+			       (double)nmax / 1000);
+		}
+		printf("all %zu nodes: replayed %zu steps: lateness mean %.3f ms, max %.3f ms\n",
+		       s->count, steps, steps ? (double)sum / steps / 1000 : 0,
+		       (double)max / 1000);
+		return;
+	}
+	json_init(&j, stdout, opts.pretty);
+	json_obj_open(&j);
+	json_kv_u64(&j, "steps", steps);
+	json_kv_u64(&j, "late_mean_us", steps ? sum / steps : 0);
+	json_kv_u64(&j, "late_max_us", max);
+	json_key(&j, "nodes");
+	json_arr_open(&j);
+	for (i = 0; i < s->count; i++) {
+		const struct replay_node *n = &s->nodes[i];
+
+		json_obj_open(&j);
+		json_kv_str(&j, "name", n->name);
+		json_kv_str(&j, "netns", n->netns ? n->netns : "");
+		json_kv_str(&j, "dev", n->dev);
+		json_kv_u64(&j, "steps", n->t.count);
+		json_key(&j, "late_us");
+		json_arr_open(&j);
+		for (k = 0; k < n->t.count; k++)
+			json_u64(&j, n->late[k]);
+		json_arr_close(&j);
+		json_obj_close(&j);
+	}
+	json_arr_close(&j);
+	json_obj_close(&j);
+}
+
+/*
+ * Every node's trace from one start time: the next step due of all nodes
+ * is applied next (ties: in LIST order).  Every trace is checked, and
+ * every node's socket opened, before the first step.
+ */
+static int do_replay_all(const struct mf_cmd *c, const struct mf_args *args)
+{
+	double speed = args->given & A_SPEED ? args->speed : 1;
+	struct replay_set s = { NULL, 0 };
+	struct replay_node *n;
+	uint64_t t0, due, best;
+	struct mf_args a;
+	int ret = EXIT_ERR;
+	size_t i;
+
+	if (opts.netns) {
+		usage_err(c, "LIST names each node's namespace: no -n");
+		return EXIT_USAGE;
+	}
+	if (replay_list_read(args->file, &s))
+		goto out;
+	for (i = 0; i < s.count; i++) {
+		n = &s.nodes[i];
+		if (read_trace(n->file, &n->t))
+			goto out;
+		n->late = calloc(n->t.count ? n->t.count : 1, sizeof(*n->late));
+		if (!n->late) {
+			fprintf(stderr, PROG_NAME ": out of memory\n");
+			goto out;
+		}
+	}
+	for (i = 0; i < s.count; i++)
+		if (genl_open_in(&s.nodes[i].g, s.nodes[i].netns,
+				 &macfilter_family.desc))
+			goto out;
+	t0 = mono_ns();
+	for (;;) {
+		n = NULL;
+		best = UINT64_MAX;
+		for (i = 0; i < s.count; i++) {
+			struct replay_node *m = &s.nodes[i];
+
+			if (m->next < m->t.count &&
+			    m->t.steps[m->next].t_ms < best) {
+				best = m->t.steps[m->next].t_ms;
+				n = m;
+			}
+		}
+		if (!n)
+			break;
+		due = t0 + (uint64_t)llround((double)best * 1e6 / speed);
+		sleep_until(due);
+		a = *args;
+		a.given |= A_MODE | A_DEV;
+		a.mode = MACFILTER_MODE_DENY;
+		a.dev = n->dev;
+		a.file = n->file;
+		if (replay_step(&n->g, &a, &n->t.steps[n->next]))
+			goto out;
+		n->late[n->next++] = (mono_ns() - due) / 1000;
+	}
+	replay_all_report(&s);
+	ret = EXIT_OK;
+out:
+	replay_set_free(&s);
 	return ret;
 }
 

@@ -153,6 +153,37 @@ fail:
 	return -1;
 }
 
+/*
+ * Like genl_open, but the socket is made in @netns (NULL: ours) and the
+ * process stays in its own namespace: one process may hold sockets of many
+ * namespaces (a netlink socket belongs to the namespace it was made in).
+ */
+int genl_open_in(struct genl *g, const char *netns,
+		 const struct genl_family_desc *desc)
+{
+	int own, ret;
+
+	if (!netns)
+		return genl_open(g, NULL, desc);
+	own = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (own < 0) {
+		pr_err("cannot open /proc/self/ns/net: %s", strerror(errno));
+		return -1;
+	}
+	ret = genl_enter_netns(netns);
+	if (!ret)
+		ret = genl_open(g, NULL, desc);
+	if (setns(own, CLONE_NEWNET)) {
+		pr_err("cannot return to the first network namespace: %s",
+		       strerror(errno));
+		if (!ret)
+			genl_close(g);
+		ret = -1;
+	}
+	close(own);
+	return ret;
+}
+
 void genl_close(struct genl *g)
 {
 	if (g->sk)

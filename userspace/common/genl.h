@@ -42,6 +42,12 @@ int genl_enter_netns(const char *name);
  */
 int genl_open(struct genl *g, const char *netns,
 	      const struct genl_family_desc *desc);
+/*
+ * A socket of namespace @netns (NULL: ours) while the process stays where
+ * it is; 0 or -1 (printed).
+ */
+int genl_open_in(struct genl *g, const char *netns,
+		 const struct genl_family_desc *desc);
 void genl_close(struct genl *g);
 
 /* A request for @cmd; @size 0 is the libnl default (one page). */
