@@ -27,6 +27,7 @@ struct mf_dev {
 	struct mf_table __rcu *table;
 	struct mf_pcpu_stats __percpu *stats;
 	struct list_head list;		/* mf_net.devs, RCU */
+	atomic_t retiring;		/* old tables waiting for readers */
 };
 
 struct mf_dev *mf_dev_get_rtnl(const struct net_device *dev);

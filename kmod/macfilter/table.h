@@ -8,6 +8,8 @@
 #include <linux/atomic.h>
 #include <linux/ah_macfilter.h>
 
+struct mf_dev;
+
 /* Entry without an explicit loss: follows the mode (see ah_macfilter.h). */
 #define MF_LOSS_UNSET	0xff
 
@@ -26,6 +28,8 @@ struct mf_entry {
  * swaps the device's pointer, so a reader sees one table or the other.
  */
 struct mf_table {
+	struct rcu_head rcu;		/* retired: mf_dev_swap_table() */
+	struct mf_dev *retired_from;
 	u32 count;
 	u32 max_entries;
 	u32 mask;
