@@ -5,7 +5,8 @@
 # trace before it applies anything, applies each step as one atomic list
 # replacement at its time (the lateness it reports: from the step's time
 # to the kernel's acknowledgment), and a cut in the trace is a cut on the
-# medium for exactly its time.
+# medium for exactly its time.  "ahctl macfilter replay-all" plays the
+# traces of several nodes from one process; drop counts survive a replace.
 #
 #        1 (replays a trace)     2 (pings 1)     3
 #          \                      |              /
@@ -82,9 +83,58 @@ test_cut() {
 	check "echoes answered around it" test "$recv" -ge 8
 }
 
+# replay-all: three nodes' traces from one process, one time line
+test_replay_all() {
+	local i k out list="$TR.list" scale=${AH_TIME_SCALE:-1}
+	shared || return 1
+	mf 2 attach dev eth0 && mf 3 attach dev eth0 || return 1
+	for i in 1 2 3; do
+		# node i: 10 steps 50 ms apart, each hiding another node
+		for ((k = 0; k < 10; k++)); do
+			printf '0.%02d %s\n' $((k * 5)) "$(node_mac $(((i + k) % 3 + 1)))"
+		done > "$TR.all$i"
+		echo "$(ns "$i") eth0 $TR.all$i node$i"
+	done > "$list"
+	out=$(ahctl -j macfilter replay-all "$list") || return 1
+	diag "replay-all: $(jq -c '{steps, late_mean_us, late_max_us}' <<< "$out")"
+	check "30 steps, 10 a node" test "$(jq -r '[.steps, (.nodes[] | .steps)] | join(" ")' <<< "$out")" = "30 10 10 10" &&
+	check "named in list order" test "$(jq -r '[.nodes[].name] | join(" ")' <<< "$out")" = "node1 node2 node3" &&
+	check "on time: mean lateness under 10 ms" \
+		test "$(jq .late_mean_us <<< "$out")" -lt $((10000 * scale)) &&
+	check "each node's list is its last step's" \
+		test "$(entries 1) $(entries 2) $(entries 3)" = \
+		"$(node_mac 2)/100 $(node_mac 3)/100 $(node_mac 1)/100" || return 1
+	# a bad line: nothing applied, the file and line named
+	printf '%s eth0 %s\n%s eth0\n' "$(ns 1)" "$TR.all2" "$(ns 2)" > "$list"
+	out=$(ahctl macfilter replay-all "$list" 2>&1) && return 1
+	diag "bad list: $out"
+	check "a bad list is refused with its line" grep -q "$list:2: need NETNS DEV TRACE" <<< "$out" &&
+	check "and nothing applied" test "$(entries 1)" = "$(node_mac 2)/100"
+}
+
+# dropped_is NODE MAC N: the entry has counted N drops (for busywait)
+dropped_is() { test "$(mf_entry_dropped "$1" "$2")" = "$3"; }
+
+# no drop goes uncounted across a replace (the old table's counts reach
+# the new one a grace period later)
+test_counts_carried() {
+	shared || return 1
+	mf 1 load dev eth0 - <<< "$(node_mac 3)" || return 1
+	send_frames 3 20 || return 1
+	busywait 5000 dropped_is 1 "$(node_mac 3)" 20 || return 1
+	mf 1 load dev eth0 - <<< "$(node_mac 3)
+$(node_mac 2)" || return 1
+	send_frames 3 10 || return 1
+	busywait 5000 dropped_is 1 "$(node_mac 3)" 30
+	check "30 drops counted over the replace (got $(mf_entry_dropped 1 "$(node_mac 3)"))" \
+		test "$(mf_entry_dropped 1 "$(node_mac 3)")" = 30
+}
+
 shared_setup setup
-ktap_begin 3
+ktap_begin 5
 run_case "a bad trace is rejected whole, with its line" test_bad_trace
 run_case "each step at its time, the list as the last step" test_on_time
 run_case "a cut in the trace cuts the medium for its time" test_cut
+run_case "replay-all: many nodes' traces from one process" test_replay_all
+run_case "drops are counted across a replace" test_counts_carried
 ktap_end
