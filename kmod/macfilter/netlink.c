@@ -139,12 +139,23 @@ static void mf_notify(struct net *net, struct sk_buff *skb)
 	genlmsg_multicast_netns(&mf_genl_family, net, skb, 0, 0, GFP_KERNEL);
 }
 
+/*
+ * No one listens (the usual case while traces replay): no message to
+ * build.  Group 0 is the family's only one, MACFILTER_MCGRP_CONFIG.
+ */
+static bool mf_no_listeners(struct mf_dev *mfd)
+{
+	return !genl_has_listeners(&mf_genl_family, dev_net(mfd->dev), 0);
+}
+
 /* Announce a change of the device as a whole (attach, set, flush, ...). */
 void mf_nl_notify_dev(struct mf_dev *mfd, u8 cmd)
 {
 	struct sk_buff *skb;
 
 	mf_net(dev_net(mfd->dev))->gen++;
+	if (mf_no_listeners(mfd))
+		return;
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
 		return;
@@ -162,6 +173,8 @@ static void mf_nl_notify_entry(struct mf_dev *mfd, const struct mf_entry *e,
 	void *hdr;
 
 	mf_net(dev_net(mfd->dev))->gen++;
+	if (mf_no_listeners(mfd))
+		return;
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
 		return;
