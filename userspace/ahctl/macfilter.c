@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <pthread.h>
+#include <unistd.h>
 
 #include <linux/ah_macfilter.h>
 
@@ -716,19 +718,74 @@ static void replay_all_report(const struct replay_set *s)
 }
 
 /*
- * Every node's trace from one start time: the next step due of all nodes
- * is applied next (ties: in LIST order).  Every trace is checked, and
- * every node's socket opened, before the first step.
+ * One worker: the nodes first, first + stride, ... of the set.  The next
+ * step due among them is applied next (ties: in LIST order).
+ */
+struct replay_worker {
+	struct replay_set *s;
+	const struct mf_args *args;
+	size_t first, stride;
+	uint64_t t0;
+	double speed;
+	int ret;
+	pthread_t thread;
+};
+
+static void *replay_worker_run(void *arg)
+{
+	struct replay_worker *w = arg;
+	struct replay_node *n;
+	uint64_t due, best;
+	struct mf_args a;
+	size_t i;
+
+	w->ret = -1;
+	for (;;) {
+		n = NULL;
+		best = UINT64_MAX;
+		for (i = w->first; i < w->s->count; i += w->stride) {
+			struct replay_node *m = &w->s->nodes[i];
+
+			if (m->next < m->t.count &&
+			    m->t.steps[m->next].t_ms < best) {
+				best = m->t.steps[m->next].t_ms;
+				n = m;
+			}
+		}
+		if (!n)
+			break;
+		due = w->t0 + (uint64_t)llround((double)best * 1e6 / w->speed);
+		sleep_until(due);
+		a = *w->args;
+		a.given |= A_MODE | A_DEV;
+		a.mode = MACFILTER_MODE_DENY;
+		a.dev = n->dev;
+		a.file = n->file;
+		if (replay_step(&n->g, &a, &n->t.steps[n->next]))
+			return NULL;
+		n->late[n->next++] = (mono_ns() - due) / 1000;
+	}
+	w->ret = 0;
+	return NULL;
+}
+
+/*
+ * Every node's trace from one start time.  Every trace is checked, and
+ * every node's socket opened, before the first step.  The nodes are
+ * dealt round-robin to a worker thread per online CPU: trace steps of
+ * many nodes fall on the same instants (a scenario samples every node at
+ * once), and the requests of two workers overlap wherever the kernel does
+ * not hold RTNL (parsing, building the message and the reply).
  */
 static int do_replay_all(const struct mf_cmd *c, const struct mf_args *args)
 {
 	double speed = args->given & A_SPEED ? args->speed : 1;
 	struct replay_set s = { NULL, 0 };
+	struct replay_worker *w = NULL;
+	size_t i, nw, started = 0;
 	struct replay_node *n;
-	uint64_t t0, due, best;
-	struct mf_args a;
 	int ret = EXIT_ERR;
-	size_t i;
+	long cpus;
 
 	if (opts.netns) {
 		usage_err(c, "LIST names each node's namespace: no -n");
@@ -750,35 +807,39 @@ static int do_replay_all(const struct mf_cmd *c, const struct mf_args *args)
 		if (genl_open_in(&s.nodes[i].g, s.nodes[i].netns,
 				 &macfilter_family.desc))
 			goto out;
-	t0 = mono_ns();
-	for (;;) {
-		n = NULL;
-		best = UINT64_MAX;
-		for (i = 0; i < s.count; i++) {
-			struct replay_node *m = &s.nodes[i];
-
-			if (m->next < m->t.count &&
-			    m->t.steps[m->next].t_ms < best) {
-				best = m->t.steps[m->next].t_ms;
-				n = m;
-			}
-		}
-		if (!n)
-			break;
-		due = t0 + (uint64_t)llround((double)best * 1e6 / speed);
-		sleep_until(due);
-		a = *args;
-		a.given |= A_MODE | A_DEV;
-		a.mode = MACFILTER_MODE_DENY;
-		a.dev = n->dev;
-		a.file = n->file;
-		if (replay_step(&n->g, &a, &n->t.steps[n->next]))
-			goto out;
-		n->late[n->next++] = (mono_ns() - due) / 1000;
+	cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	nw = cpus < 1 ? 1 : (size_t)cpus;
+	if (nw > s.count)
+		nw = s.count;
+	w = calloc(nw, sizeof(*w));
+	if (!w) {
+		fprintf(stderr, PROG_NAME ": out of memory\n");
+		goto out;
 	}
-	replay_all_report(&s);
-	ret = EXIT_OK;
+	for (i = 0; i < nw; i++) {
+		w[i] = (struct replay_worker){ .s = &s, .args = args, .first = i,
+					       .stride = nw, .speed = speed };
+	}
+	/* one start for all: a little ahead, so every worker is up by then */
+	w[0].t0 = mono_ns() + 10000000ULL;
+	for (i = 0; i < nw; i++) {
+		w[i].t0 = w[0].t0;
+		if (pthread_create(&w[i].thread, NULL, replay_worker_run, &w[i])) {
+			fprintf(stderr, PROG_NAME ": cannot start a thread\n");
+			break;
+		}
+		started++;
+	}
+	ret = started == nw ? EXIT_OK : EXIT_ERR;
+	for (i = 0; i < started; i++) {
+		pthread_join(w[i].thread, NULL);
+		if (w[i].ret)
+			ret = EXIT_ERR;
+	}
+	if (ret == EXIT_OK)
+		replay_all_report(&s);
 out:
+	free(w);
 	replay_set_free(&s);
 	return ret;
 }
