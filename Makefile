@@ -9,6 +9,9 @@
 #                         the load and churn scripts in a loop on each test
 #                         kernel, then on the debug kernel (docs/testing.md)
 #   make demo | bench | setup | clean | checkpatch
+#   make demo SCENARIO=FILE|rwp:... NODES=N [DEMO_SECS= FLOWS= RATE= SIZE=]
+#                         any scenario with DSR, CBR flows and the MANET
+#                         metrics (docs/scenario.md; scripts/demo-scale-guest.sh)
 #   make install [DESTDIR=/stage] [PREFIX=/usr] [KVERS="..."|KDIR=/path]
 #                         modules of build/KVER into /lib/modules/KVER/extra/ah-stack
 #                         (depmod when DESTDIR is empty), ahctl and dsrd, the
