@@ -147,7 +147,8 @@ test_rreq_payload() {
 	dup=$(dsr_stat 4 rx_duplicate)
 	rrep=$(dsr_stat 4 rrep_sent)
 	out=$(mktemp)
-	nsbg 4 "$PYTHON" "$AH_ROOT/selftests/lib/udp.py" recv 5301 8 2 > "$out"
+	nsbg 4 "$PYTHON" "$AH_ROOT/selftests/lib/udp.py" recv 5301 \
+		$((8 * ${AH_TIME_SCALE:-1})) 2 > "$out"
 	pid=$!
 	busywait 5000 udp_listening 4 5301 || { kill $pid; return 1; }
 	craft 1 rreqdata eth0 "$(node_mac 1)" "$(node_ip 1)" "$(node_ip 4)" \
