@@ -25,7 +25,6 @@ Prints a progress line every 15 s; waits 3 s after the last send for
 datagrams still on their way (DSR's send buffer holds packets up to its
 timeout; later arrivals count as lost, as in a simulator's run end).
 """
-import ctypes
 import os
 import random
 import select
@@ -37,16 +36,10 @@ import time
 HDR = struct.Struct("!IIQ")	# flow, seq, send time (CLOCK_MONOTONIC ns)
 TTL = 64
 DRAIN = 3.0
-CLONE_NEWNET = 0x40000000
 IP_RECVTTL = 12
 
-libc = ctypes.CDLL(None, use_errno=True)
-
-
-def setns(fd):
-    if libc.setns(fd, CLONE_NEWNET):
-        e = ctypes.get_errno()
-        raise OSError(e, os.strerror(e))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from netns_sysctl import setns  # noqa: E402
 
 
 def in_netns(name, make):
