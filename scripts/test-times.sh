@@ -18,7 +18,7 @@ logs=("$res"/console-*.log)
 runs=$(for f in "${logs[@]}"; do
 	k=${f##*/console-}
 	k=${k%.log}
-	sed -n "s/^# test \([^ ]*\) took \([0-9]*\) s$/$k \1 \2/p" "$f"
+	sed -n "s/^# test \([^ ]*\) took \([0-9]*\) s\(, [0-9]* processes\)\{0,1\}$/$k \1 \2/p" "$f"
 done)
 mapfile -t kvers < <(awk '{ print $1 }' <<< "$runs" | sort -u)
 table=$(

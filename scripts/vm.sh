@@ -6,6 +6,7 @@
 #
 #   scripts/vm.sh KVER COMMAND...
 #   scripts/vm.sh --accel   prints the accelerator guests use (kvm or tcg)
+#   VM_CPUS=N VM_MEMORY=SIZE VM_APPEND="ARGS"  vCPUs, memory, kernel arguments
 #
 # KVM is used when it really boots a guest; nested KVM on these machines
 # exposes /dev/kvm but a guest kernel never gets going, so a short real boot
@@ -38,7 +39,7 @@ STALL=${VM_STALL_SECS:-240}
 # selftests/lib/keys.sh held them.  With the TSC trusted the key never moves.
 CMDLINE="loglevel=5 softlockup_panic=1 softlockup_all_cpu_backtrace=1 hung_task_panic=1
 	 sysctl.kernel.hung_task_timeout_secs=300 panic_on_rcu_stall=1
-	 unknown_nmi_panic=1 panic_print=0x40 tsc=reliable"
+	 unknown_nmi_panic=1 panic_print=0x40 tsc=reliable ${VM_APPEND:-}"
 
 # vng execs qemu, so a timeout on vng reaches qemu itself.
 vng_cmd() {

@@ -51,6 +51,7 @@ run_suite() {
 		mkdir -p "$OUT/$suite"
 		echo "# test $suite/$name"
 		t0=$(date +%s)
+		p0=$(awk '$1 == "processes" {print $2}' /proc/stat)
 		limit=$((${AH_TEST_TIMEOUT:-900} * ${AH_TIME_SCALE:-1}))
 		if [[ -n ${AH_BUDGET:-} ]]; then
 			left=$((AH_BUDGET - (t0 - T_START)))
@@ -62,7 +63,10 @@ run_suite() {
 		fi
 		timeout -k 10 "$limit" "$t" 2>&1 | tee "$log"
 		rc=${PIPESTATUS[0]}
-		echo "# test $suite/$name took $(($(date +%s) - t0)) s"
+		# the processes it started: under TCG each costs tens of
+		# milliseconds (hundreds on the debug kernel)
+		p1=$(awk '$1 == "processes" {print $2}' /proc/stat)
+		echo "# test $suite/$name took $(($(date +%s) - t0)) s, $((p1 - p0 - 2)) processes"
 		if [[ $rc == 4 ]] && ! grep -q '^ok\|^not ok' "$log"; then
 			echo "ok 1 $name # SKIP" | tee -a "$log"
 		elif [[ $rc != 0 ]] && ! grep -q '^not ok' "$log"; then
