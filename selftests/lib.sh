@@ -110,17 +110,34 @@ ktap_end() {
 
 # ---- helpers -------------------------------------------------------------
 
+# Helpers start as few processes as they can: a process start costs about
+# 45 ms under TCG and 300 ms on the debug kernel (KASAN and kmemleak record
+# a stack trace for each allocation), which made process starts most of
+# what a test script's time went to (run_guest.sh counts them).
+
+# nap SECONDS: sleep without a process (a read that times out on a pipe
+# that never gets data)
+exec {AH_NAP_FD}<> <(:)
+nap() { read -rt "$1" -u "$AH_NAP_FD" _; return 0; }
+
+# now_ms: the time in milliseconds, in AH_NOW_MS (no process)
+now_ms() {
+	local t=${EPOCHREALTIME/[.,]/}
+	AH_NOW_MS=$((10#$t / 1000))
+}
+
 # busywait MS CMD...: until CMD succeeds, at most MS milliseconds times
 # AH_TIME_SCALE (the debug-kernel lane runs several times slower).
 busywait() {
-	local timeout_ms=$(($1 * ${AH_TIME_SCALE:-1})) start now
+	local timeout_ms=$(($1 * ${AH_TIME_SCALE:-1})) start
 	shift
-	start=$(date +%s%3N)
+	now_ms
+	start=$AH_NOW_MS
 	while true; do
 		"$@" && return 0
-		now=$(date +%s%3N)
-		[[ $((now - start)) -ge $timeout_ms ]] && return 1
-		sleep 0.05
+		now_ms
+		((AH_NOW_MS - start >= timeout_ms)) && return 1
+		nap 0.05
 	done
 }
 
@@ -147,11 +164,15 @@ iperf3_server() {
 		busywait 5000 listening "$1" "$2"
 }
 ns() { echo "${AH_PREFIX}$1"; }
-nsexec() { local n=$1; shift; ip netns exec "$(ns "$n")" "$@"; }
+nsexec() { local n=$1; shift; ip netns exec "$AH_PREFIX$n" "$@"; }
+# nsnet NODE CMD...: CMD in NODE's network namespace only: no mount
+# namespace with the node's /sys as nsexec makes (slow on the debug
+# kernel), for commands that talk netlink or ioctl and read no /sys
+nsnet() { local n=$1; shift; nsenter "--net=/run/netns/$AH_PREFIX$n" "$@"; }
 # nsbg NODE CMD...: CMD in NODE's namespace in the background, with $! (and
 # jobs -p) naming CMD itself.  "nsexec ... &" backgrounds a subshell that
 # runs CMD as its child: a kill of $! ends the subshell and CMD runs on.
-nsbg() { local n=$1; shift; ip netns exec "$(ns "$n")" "$@" & }
+nsbg() { local n=$1; shift; ip netns exec "$AH_PREFIX$n" "$@" & }
 node_ip() { echo "10.0.0.$1"; }
 node_if() { [[ $AH_MEDIUM == hwsim ]] && echo wlan0 || echo eth0; }
 node_mac() {	# hwsim radios keep their own MACs
@@ -163,7 +184,7 @@ mf() {
 	local n=$1 g=()
 	shift
 	while [[ ${1:-} == -* ]]; do g+=("$1"); shift; done
-	ahctl "${g[@]}" -n "$(ns "$n")" macfilter "$@"
+	ahctl "${g[@]}" -n "$AH_PREFIX$n" macfilter "$@"
 }
 
 load_module() {	# load_module NAME: one of ours, from build/KVER/kmod
@@ -192,12 +213,12 @@ require_cmd() {
 
 # ---- media ---------------------------------------------------------------
 
-# No IPv6 chatter (DAD, router solicitations): counters see only test
-# frames.  (nsenter, not "ip netns exec": /proc/sys/net follows the network
-# namespace alone, and a new mount namespace per call is slow under TCG.)
+# quiet_ns NETNS...: no IPv6 chatter (DAD, router solicitations) there:
+# counters see only test frames.  (One process for all of them.)
 quiet_ns() {
-	nsenter --net="/run/netns/$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
-		net.ipv6.conf.default.disable_ipv6=1
+	"$PYTHON" "$AH_ROOT/selftests/lib/netns_sysctl.py" \
+		net.ipv6.conf.all.disable_ipv6=1 \
+		net.ipv6.conf.default.disable_ipv6=1 -- "$@"
 }
 
 # hub_mac I: the MAC of node I on the hub
@@ -208,24 +229,25 @@ hub_setup() {
 	local n=$1 i
 	AH_MEDIUM=hub
 	AH_NODES=$n
-	AH_HUB_NS=$(ns hub)
-	ip netns add "$AH_HUB_NS" || return 1
+	AH_HUB_NS=${AH_PREFIX}hub
+	local names=("$AH_HUB_NS") hub
+	for ((i = 1; i <= n; i++)); do names+=("$AH_PREFIX$i"); done
+	printf 'netns add %s\n' "${names[@]}" | ip -b - || return 1
 	# the bridge itself must not talk either (IPv6 DAD, MLD)
-	quiet_ns "$AH_HUB_NS"
-	ip -n "$AH_HUB_NS" link add ahhub type bridge ageing_time 0 \
-		stp_state 0 mcast_snooping 0 forward_delay 0 || return 1
-	ip -n "$AH_HUB_NS" link set ahhub up
+	quiet_ns "${names[@]}" || return 1
+	hub="link add ahhub type bridge ageing_time 0 stp_state 0 mcast_snooping 0 forward_delay 0
+link set ahhub up"
 	for ((i = 1; i <= n; i++)); do
-		ip netns add "$(ns "$i")" || return 1
-		quiet_ns "$(ns "$i")"
-		ip -n "$AH_HUB_NS" -b - <<-EOF || return 1
-			link add port$i type veth peer name eth0 address $(hub_mac "$i") netns $(ns "$i")
-			link set port$i master ahhub up
-		EOF
-		ip -n "$(ns "$i")" -b - <<-EOF || return 1
+		hub+="
+link add port$i type veth peer name eth0 address $(printf '02:00:00:00:00:%02x' "$i") netns $AH_PREFIX$i
+link set port$i master ahhub up"
+	done
+	ip -n "$AH_HUB_NS" -b - <<< "$hub" || return 1
+	for ((i = 1; i <= n; i++)); do
+		ip -n "$AH_PREFIX$i" -b - <<-EOF || return 1
 			link set lo up
 			link set eth0 up
-			addr add $(node_ip "$i")/24 dev eth0
+			addr add 10.0.0.$i/24 dev eth0
 		EOF
 	done
 	busywait 5000 hub_ports_forwarding
@@ -238,7 +260,7 @@ hub_quiet() {
 	for ((i = 0; i < 6; i++)); do
 		a=$(ip -n "$AH_HUB_NS" -s -j link show master ahhub |
 			jq '[.[].stats64.rx.packets] | add')
-		sleep 1
+		nap 1
 		b=$(ip -n "$AH_HUB_NS" -s -j link show master ahhub |
 			jq '[.[].stats64.rx.packets] | add')
 		[[ $a == "$b" ]] && return 0
@@ -375,12 +397,19 @@ static_neighbours() {
 	done
 }
 
+# (The processes in the namespaces are found by comparing namespace
+# files, -ef: the same device and inode; and one ip deletes them all.)
 ah_cleanup() {
-	local n
-	for n in $(ip netns list | awk '{print $1}' | grep "^$AH_PREFIX"); do
-		ip netns pids "$n" 2>/dev/null | xargs -r kill 2>/dev/null
-		ip netns del "$n"
+	local n p pids=() del=
+	for n in /run/netns/"$AH_PREFIX"*; do
+		[[ -e $n ]] || continue
+		for p in /proc/[0-9]*; do
+			[[ $p/ns/net -ef $n ]] && pids+=("${p#/proc/}")
+		done
+		del+="netns del ${n#/run/netns/}"$'\n'
 	done
+	((${#pids[@]})) && kill "${pids[@]}" 2>/dev/null
+	[[ -z $del ]] || ip -force -b - <<< "$del"
 	[[ $AH_MEDIUM == hwsim ]] && unload_module mac80211_hwsim
 	AH_MEDIUM=
 	return 0
@@ -426,7 +455,7 @@ dsr() {
 	local n=$1 g=()
 	shift
 	while [[ ${1:-} == -* ]]; do g+=("$1"); shift; done
-	ahctl "${g[@]}" -n "$(ns "$n")" dsr "$@"
+	ahctl "${g[@]}" -n "$AH_PREFIX$n" dsr "$@"
 }
 
 # dsr_setup [NODE...]: every node (or those given) gets dsr0 over its
@@ -493,7 +522,11 @@ mf_link() {
 
 # dsr_stat NODE NAME: one ethtool -S counter of dsr0
 dsr_stat() {
-	nsexec "$1" ethtool -S dsr0 | awk -v k="$2:" '$1 == k {print $2}'
+	local s
+	s=$(nsnet "$1" ethtool -S dsr0) || return
+	[[ $s == *$'\n'"     $2: "* ]] || return 0
+	s=${s#*$'\n'"     $2: "}
+	echo "${s%%$'\n'*}"
 }
 
 # dsr_stat_ge NODE NAME N: the counter has reached N (for busywait, which
