@@ -81,9 +81,9 @@
 #define DSR_BL_SILENT_MS	2000
 /*
  * A Route Error to us goes out on our next Route Request (section 3.4.4)
- * if that request leaves within this many ms: news of a broken link,
- * which every node that hears it holds down (link_holddown_ms), is not
- * spread once the link may be back
+ * if that request leaves while we hold the link down (link_holddown_ms):
+ * news of a broken link is not spread once it may be back.  Without a
+ * hold-down, within this many ms.
  */
 #define DSR_RERR_SPREAD_MS	2000
 /* ICMP errors a second, and at once: per destination, and in all */

@@ -433,14 +433,18 @@ static void dsr_rx_rerr(struct dsr_rx_ctx *c, u16 off)
 	from = ah_get_addr(o + 4);
 	to = ah_get_addr(o + 12);
 	dsr_stat(priv, DSR_S_RERR_RECEIVED);
-	/* ours: it goes out again on our next Route Request (3.4.4) */
+	hold = DSR_P(priv, LINK_HOLDDOWN_MS);
+	/*
+	 * ours: it goes out again on our next Route Request (3.4.4), while
+	 * we hold the link down ourselves
+	 */
 	if (!c->overheard && 2 + dsr_opt_len(c->dh, off) == DSR_RERR_SIZE &&
 	    dsr_is_self(priv, ah_get_addr(o + 8))) {
 		memcpy(priv->rerr_spread, o, DSR_RERR_SIZE);
-		priv->rerr_spread_until = dsr_now(priv) + DSR_RERR_SPREAD_MS;
+		priv->rerr_spread_until = dsr_now(priv) +
+					  (hold ?: DSR_RERR_SPREAD_MS);
 	}
 	dsr_rc_del_link(&priv->rc, from, to);
-	hold = DSR_P(priv, LINK_HOLDDOWN_MS);
 	if (hold)
 		dsr_neg_add(&priv->rc, from, to, dsr_now(priv) + hold);
 	dsr_event(priv, DSR_EVENT_ROUTE_ERROR, from, to, ah_get_addr(o + 8),
