@@ -154,8 +154,8 @@ not() { ! "$@"; }
 # Readiness conditions for busywait instead of a sleep after starting a
 # server: listening NODE PORT (a TCP socket listens on PORT in NODE),
 # udp_listening NODE PORT (a UDP socket is bound to it).
-listening() { nsexec "$1" ss -Hltn "sport = :$2" | grep -q .; }
-udp_listening() { nsexec "$1" ss -Huln "sport = :$2" | grep -q .; }
+listening() { [[ -n $(nsnet "$1" ss -Hltn "sport = :$2") ]]; }
+udp_listening() { [[ -n $(nsnet "$1" ss -Huln "sport = :$2") ]]; }
 
 # iperf3_server NODE PORT: an iperf3 server in NODE for one test, listening
 # when this returns (1 if it never does)
@@ -565,8 +565,7 @@ dsr_hops() {
 }
 
 dsr_ping_ok() {	# SRC DST [count]: every echo answered
-	nsexec "$1" ping -c "${3:-1}" -i 0.2 -W 2 -q "$(node_ip "$2")" \
-		>/dev/null 2>&1
+	nsnet "$1" ping -c "${3:-1}" -i 0.2 -W 2 -q "10.0.0.$2" >/dev/null 2>&1
 }
 
 # not_on_this_kernel PREFIX REASON: true (after a diag) unless this kernel's
