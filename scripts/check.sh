@@ -212,6 +212,10 @@ fi
 
 read -r pass fail skip < <(find "$RES" -name '*.ktap' -print0 |
 	sort -z | xargs -0 -r awk -f "$ROOT/scripts/ktap-count.awk")
+# CI keeps only the end of the output: name each failure there too
+find "$RES" -name '*.ktap' -print0 | sort -z |
+	xargs -0 -r grep -H '^ *not ok' 2>/dev/null | head -n 40 |
+	sed -e "s|^$RES/||" -e 's/^/# failed: /'
 echo "# check took $(( $(date +%s) - start )) s"
 echo "${pass:-0} passed, ${fail:-0} failed, ${skip:-0} skipped"
 # (a soak that CI had no time for passes nothing and fails nothing)
