@@ -69,6 +69,15 @@ static const char *bits_str(const struct attr_desc *d, uint64_t v,
 	return buf;
 }
 
+/* A string attribute: longer than a number's room (a slice's label) */
+static void print_str(const struct nlattr *a)
+{
+	char buf[ATTR_STR_MAX];
+
+	nla_strlcpy(buf, a, sizeof(buf));
+	fputs(buf, stdout);
+}
+
 static void print_value(const struct attr_desc *d, const struct nlattr *a,
 			unsigned int flags)
 {
@@ -86,8 +95,7 @@ static void print_value(const struct attr_desc *d, const struct nlattr *a,
 		fputs(mac_format(nla_data(a), buf), stdout);
 		break;
 	case AT_STR:
-		nla_strlcpy(buf, a, sizeof(buf));
-		fputs(buf, stdout);
+		print_str(a);
 		break;
 	case AT_ENUM:
 		fputs(name_lookup(d->names, d->nnames, v), stdout);
@@ -120,6 +128,10 @@ bool attr_text(const struct attr_desc *d, const struct nlattr *a,
 	if (!attr_valid(d, a))
 		return false;
 	if (d->type == AT_HOPS && !hops_count(a))
+		return false;
+	/* an empty string says nothing: the kernel's "no name" */
+	if (d->type == AT_STR &&
+	    (nla_len(a) < 1 || !*(const char *)nla_data(a)))
 		return false;
 	if ((flags & P_NONZERO) && !attr_uint(d, a))
 		return false;

@@ -91,6 +91,9 @@ extern const struct family transit_family;
 /* Room for any family's attributes */
 #define ATTRS_MAX	64
 
+/* Room for a string attribute and its NUL: a name longer is cut there */
+#define ATTR_STR_MAX	256
+
 /* The description of @id, NULL if @f does not name it. */
 const struct attr_desc *attr_of(const struct family *f, int id);
 

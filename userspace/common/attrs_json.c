@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Attributes of a message, read and written as JSON by their description. */
 #include <arpa/inet.h>
-#include <net/if.h>
 #include <string.h>
 
 #include "attrs.h"
@@ -62,7 +61,7 @@ static void json_hops(struct json *j, const struct nlattr *a)
 void attr_json_value(struct json *j, const struct attr_desc *d,
 		     const struct nlattr *a)
 {
-	char buf[IFNAMSIZ > MAC_STR_LEN ? IFNAMSIZ : MAC_STR_LEN];
+	char buf[ATTR_STR_MAX > MAC_STR_LEN ? ATTR_STR_MAX : MAC_STR_LEN];
 
 	switch (d->type) {
 	case AT_BOOL:
