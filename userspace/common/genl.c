@@ -64,7 +64,7 @@ static void oom(void)
 
 /* ---- network namespace ------------------------------------------------- */
 
-int genl_enter_netns(const char *name)
+int genl_netns_open(const char *name)
 {
 	static const char *const dirs[] = { "/run/netns", "/var/run/netns" };
 	char path[PATH_MAX];
@@ -87,6 +87,15 @@ int genl_enter_netns(const char *name)
 		       name, strerror(err));
 		return -1;
 	}
+	return fd;
+}
+
+int genl_enter_netns(const char *name)
+{
+	int fd = genl_netns_open(name);
+
+	if (fd < 0)
+		return -1;
 	if (setns(fd, CLONE_NEWNET)) {
 		pr_err("cannot enter network namespace \"%s\": %s",
 		       name, strerror(errno));

@@ -33,6 +33,13 @@ struct genl {
 /* Called for each reply or notification; return 0, or < 0 to abort. */
 typedef int (*genl_msg_cb)(struct nl_msg *msg, void *arg);
 
+/*
+ * A file descriptor (O_CLOEXEC) of network namespace @name, as "ip netns"
+ * names it (/run/netns/NAME, else /var/run/netns/NAME), to enter or to
+ * hand to the kernel; -1 (printed) if there is none.
+ */
+int genl_netns_open(const char *name);
+
 /* Enter network namespace @name (/run/netns/NAME); 0 or -1 (printed). */
 int genl_enter_netns(const char *name);
 
