@@ -87,6 +87,7 @@ struct family {
 extern const struct family dsr_family;
 extern const struct family macfilter_family;
 extern const struct family transit_family;
+extern const struct family slice_family;
 
 /* Room for any family's attributes */
 #define ATTRS_MAX	64

@@ -79,6 +79,27 @@ const char *const tr_flush_names[TRANSIT_FLUSH_ALL + 1] = {
 	[TRANSIT_FLUSH_ALL] = "all",
 };
 
+/* ---- slice --------------------------------------------------------------- */
+
+/* also the events of "ahctl slice monitor": GRANT and REVOKE */
+const char *const slice_cmd_names[__SLICE_CMD_MAX] = {
+	[SLICE_CMD_GRANT] = "grant",
+	[SLICE_CMD_REVOKE] = "revoke",
+	[SLICE_CMD_GET] = "get",
+};
+
+const char *const slice_mode_names[__SLICE_MODE_MAX] = {
+	[SLICE_MODE_MOVE] = "move",
+};
+
+const char *const slice_reason_names[__SLICE_REASON_MAX] = {
+	[SLICE_REASON_REVOKED] = "revoked",
+	[SLICE_REASON_EXPIRED] = "expired",
+	[SLICE_REASON_SLICE_EXIT] = "slice-exit",
+	[SLICE_REASON_DEV_GONE] = "dev-gone",
+	[SLICE_REASON_UNLOAD] = "unload",
+};
+
 const char *name_lookup(const char *const *names, size_t n, uint64_t v)
 {
 	return v < n && names[v] ? names[v] : "unknown";

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Names of the enum values of the dsr, macfilter and transit generic
- * netlink families, as ahctl prints them and dsrd writes them in JSON.
+ * Names of the enum values of the dsr, macfilter, transit and slice
+ * generic netlink families, as ahctl prints them and dsrd writes them in JSON.
  * Each table is indexed by value; a hole is NULL.
  */
 #ifndef AH_NAMES_H
@@ -12,6 +12,7 @@
 
 #include <linux/ah_dsr.h>
 #include <linux/ah_macfilter.h>
+#include <linux/ah_slice.h>
 #include <linux/ah_transit.h>
 
 extern const char *const dsr_cmd_names[__DSR_CMD_MAX];
@@ -25,6 +26,10 @@ extern const char *const mf_cmd_names[__MACFILTER_CMD_MAX];
 extern const char *const tr_state_names[__TRANSIT_STATE_MAX];
 extern const char *const tr_cmd_names[__TRANSIT_CMD_MAX];
 extern const char *const tr_flush_names[TRANSIT_FLUSH_ALL + 1];
+
+extern const char *const slice_cmd_names[__SLICE_CMD_MAX];
+extern const char *const slice_mode_names[__SLICE_MODE_MAX];
+extern const char *const slice_reason_names[__SLICE_REASON_MAX];
 
 /* @v's entry in a table of @n names, or "unknown" */
 const char *name_lookup(const char *const *names, size_t n, uint64_t v);
