@@ -26,6 +26,8 @@ static const struct object {
 	  "Dynamic Source Routing (RFC 4728) device" },
 	{ "transit", transit_main, transit_help,
 	  "learned early drop of transit flows in PIO Wi-Fi drivers" },
+	{ "slice", slice_main, slice_help,
+	  "lease an interface to a slice (network namespace)" },
 };
 
 static void usage(FILE *f)

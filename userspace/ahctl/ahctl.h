@@ -34,6 +34,8 @@ int dsr_main(int argc, char **argv);
 void dsr_help(FILE *f);
 int transit_main(int argc, char **argv);
 void transit_help(FILE *f);
+int slice_main(int argc, char **argv);
+void slice_help(FILE *f);
 
 /*
  * "Usage: ahctl [-j [-p]] [-n NETNS] OBJECT CMD ARGS" of one command, and

@@ -1,0 +1,515 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ahctl slice: lease an interface of the node to a slice (a network
+ * namespace) with exclusive access, revoke it, and see who holds what,
+ * over generic netlink (see include/uapi/linux/ah_slice.h).
+ *
+ * The grant lives in the namespace ahctl runs in (-n NETNS, else ours):
+ * dev IFACE is looked up there.  The slice is the namespace SLICE as
+ * "ip netns" names it (its file is handed to the kernel, its name sent
+ * as the slice's label), or the namespace of a process (pid PID).
+ *
+ * Show and monitor print from the family's description
+ * (common/slice_attrs.c): one JSON key (the attribute's name) and one
+ * text keyword per attribute.
+ */
+#include <inttypes.h>
+#include <limits.h>
+#include <net/if.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/ah_slice.h>
+
+#include "ahctl.h"
+#include "attrs.h"
+#include "genl.h"
+#include "json.h"
+#include "names.h"
+#include "parse.h"
+#include "print.h"
+
+/* show: how often to restart a dump the kernel flagged as inconsistent */
+#define DUMP_TRIES	5
+
+/* The description of attribute @id (common/slice_attrs.c) */
+#define ATTR(id)	(&slice_family.attrs[id])
+
+/* ---- command line -------------------------------------------------------- */
+
+/* Arguments, as bits of sl_args.given and sl_cmd.allowed/required */
+enum {
+	A_DEV	= 1 << 0,	/* dev IFACE */
+	A_NETNS	= 1 << 1,	/* netns SLICE, netns pid PID */
+	A_MODE	= 1 << 2,	/* mode move */
+	A_LEASE	= 1 << 3,	/* lease SECONDS */
+	A_JSON	= 1 << 4,	/* -j, -p after the command (output only) */
+};
+
+struct sl_args {
+	unsigned int given;
+	const char *dev;
+	const char *netns;	/* the slice by name, or NULL: by pid */
+	uint32_t pid;
+	uint8_t mode;
+	uint32_t lease;
+};
+
+struct sl_cmd {
+	const char *name;
+	int (*run)(const struct sl_cmd *c, const struct sl_args *a);
+	uint8_t genl_cmd;
+	unsigned int allowed;
+	unsigned int required;
+	const char *args;
+};
+
+static int do_change(const struct sl_cmd *c, const struct sl_args *a);
+static int do_show(const struct sl_cmd *c, const struct sl_args *a);
+static int do_monitor(const struct sl_cmd *c, const struct sl_args *a);
+
+static const struct sl_cmd sl_cmds[] = {
+	{ "grant", do_change, SLICE_CMD_GRANT,
+	  A_DEV | A_NETNS | A_MODE | A_LEASE, A_DEV | A_NETNS,
+	  "dev IFACE netns SLICE|pid PID [mode move] [lease SECONDS]" },
+	{ "revoke", do_change, SLICE_CMD_REVOKE, A_DEV, A_DEV, "dev IFACE" },
+	{ "show", do_show, SLICE_CMD_GET, A_DEV | A_JSON, 0,
+	  "[dev IFACE] [-j [-p]]" },
+	{ "monitor", do_monitor, 0, A_JSON, 0, "[-j]" },
+};
+
+AHCTL_CMD_USAGE(struct sl_cmd, "slice")
+
+void slice_help(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "Usage: " PROG_NAME " [-j [-p]] [-n NETNS] slice COMMAND [ARGS]\n\n"
+		"Lease an interface of the node to a slice (a network namespace).\n\n"
+		"Commands:\n");
+	for (i = 0; i < ARRAY_SIZE(sl_cmds); i++)
+		fprintf(f, "  slice %s%s%s\n", sl_cmds[i].name,
+			*sl_cmds[i].args ? " " : "", sl_cmds[i].args);
+	fprintf(f, "  slice help\n\n"
+		"IFACE    network interface, by its name in the node's namespace\n"
+		"         (ours, or -n NETNS)\n"
+		"SLICE    the slice's network namespace, as 'ip netns' names it\n"
+		"         (at most %d bytes: its name is the slice's label)\n"
+		"PID      a process in the slice's network namespace\n"
+		"mode     move: the interface moves into the slice (the default)\n"
+		"SECONDS  the lease, 1..%d (%d days); none: until revoked\n"
+		"-j, -p   JSON output, also after the command\n",
+		SLICE_NAME_MAX - 1, SLICE_LEASE_MAX, SLICE_LEASE_MAX / 86400);
+}
+
+static int parse_dev(const struct sl_cmd *c, const char *s, struct sl_args *a)
+{
+	if (!*s)
+		return usage_err(c, "empty interface name");
+	if (strlen(s) >= IFNAMSIZ)
+		return usage_err(c, "interface name '%s' is too long (at most %d bytes)",
+				 s, IFNAMSIZ - 1);
+	a->dev = s;
+	return 0;
+}
+
+/* SLICE: the name of a namespace, which becomes the slice's label */
+static int parse_netns(const struct sl_cmd *c, const char *s,
+		       struct sl_args *a)
+{
+	if (!*s || strchr(s, '/') || !strcmp(s, ".") || !strcmp(s, ".."))
+		return usage_err(c, "invalid network namespace name '%s'", s);
+	if (strlen(s) >= SLICE_NAME_MAX)
+		return usage_err(c, "network namespace name '%s' is too long for a slice's label (at most %d bytes); name it by 'pid PID'",
+				 s, SLICE_NAME_MAX - 1);
+	a->netns = s;
+	return 0;
+}
+
+static int parse_pid(const struct sl_cmd *c, const char *s, struct sl_args *a)
+{
+	if (parse_u32(s, &a->pid) || !a->pid || a->pid > INT_MAX)
+		return usage_err(c, "invalid pid '%s' (a process id, 1..%d)", s,
+				 INT_MAX);
+	a->netns = NULL;
+	return 0;
+}
+
+static int parse_mode(const struct sl_cmd *c, const char *s, struct sl_args *a)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(slice_mode_names); i++)
+		if (slice_mode_names[i] && !strcmp(s, slice_mode_names[i])) {
+			a->mode = (uint8_t)i;
+			return 0;
+		}
+	return usage_err(c, "invalid mode '%s' (move)", s);
+}
+
+static int parse_lease(const struct sl_cmd *c, const char *s,
+		       struct sl_args *a)
+{
+	if (parse_u32(s, &a->lease) || !a->lease ||
+	    a->lease > SLICE_LEASE_MAX)
+		return usage_err(c, "invalid lease '%s' (seconds, 1..%d, at most %d days)",
+				 s, SLICE_LEASE_MAX, SLICE_LEASE_MAX / 86400);
+	return 0;
+}
+
+static const struct keyword {
+	const char *name;
+	unsigned int flag;
+	int (*parse)(const struct sl_cmd *c, const char *s, struct sl_args *a);
+} keywords[] = {
+	{ "dev", A_DEV, parse_dev },
+	{ "netns", A_NETNS, parse_netns },
+	{ "mode", A_MODE, parse_mode },
+	{ "lease", A_LEASE, parse_lease },
+};
+
+static const struct keyword *keyword_find(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(keywords); i++)
+		if (!strcmp(s, keywords[i].name))
+			return &keywords[i];
+	return NULL;
+}
+
+/* -j, --json, -p, --pretty: the global options, after the command */
+static bool json_word(const char *s, bool *pretty)
+{
+	*pretty = !strcmp(s, "-p") || !strcmp(s, "--pretty");
+	return *pretty || !strcmp(s, "-j") || !strcmp(s, "--json");
+}
+
+/*
+ * "KEYWORD VALUE" at @argv[0] (@argc words left): the number of words
+ * taken, or -1.  netns takes "pid PID" as well.
+ */
+static int parse_keyword(const struct sl_cmd *c, const struct keyword *k,
+			 int argc, char **argv, struct sl_args *a)
+{
+	if (!(c->allowed & k->flag))
+		return usage_err(c, "'%s' is not an argument of this command",
+				 k->name);
+	if (a->given & k->flag)
+		return usage_err(c, "'%s' given twice", k->name);
+	if (argc < 2)
+		return usage_err(c, "'%s' needs a value", k->name);
+	a->given |= k->flag;
+	if (k->flag == A_NETNS && !strcmp(argv[1], "pid")) {
+		if (argc < 3)
+			return usage_err(c, "'netns pid' needs a PID");
+		return parse_pid(c, argv[2], a) ? -1 : 3;
+	}
+	return k->parse(c, argv[1], a) ? -1 : 2;
+}
+
+static int parse_args(const struct sl_cmd *c, int argc, char **argv,
+		      struct sl_args *a)
+{
+	const struct keyword *k;
+	unsigned int missing;
+	bool pretty;
+	int i, n;
+
+	memset(a, 0, sizeof(*a));
+	for (i = 0; i < argc; i += n) {
+		k = keyword_find(argv[i]);
+		if (k) {
+			n = parse_keyword(c, k, argc - i, argv + i, a);
+			if (n < 0)
+				return -1;
+			continue;
+		}
+		if (!json_word(argv[i], &pretty))
+			return usage_err(c, "unexpected argument '%s'", argv[i]);
+		if (!(c->allowed & A_JSON))
+			return usage_err(c, "'%s' is not an argument of this command (only of show and monitor)",
+					 argv[i]);
+		opts.json = true;
+		opts.pretty |= pretty;
+		n = 1;
+	}
+	missing = c->required & ~a->given;
+	if (missing & A_DEV)
+		return usage_err(c, "missing 'dev IFACE'");
+	if (missing & A_NETNS)
+		return usage_err(c, "missing 'netns SLICE' or 'netns pid PID'");
+	return 0;
+}
+
+/* ---- requests ------------------------------------------------------------ */
+
+/*
+ * A request with every argument given; the slice's namespace by @netns_fd
+ * (if >= 0, with its name as the label) or by pid.
+ */
+static struct nl_msg *sl_msg(struct genl *g, uint8_t cmd, int flags,
+			     const struct sl_args *a, int netns_fd)
+{
+	struct nl_msg *msg = genl_new(g, cmd, flags, 0);
+
+	if (!msg)
+		return NULL;
+	if ((a->dev && nla_put_string(msg, SLICE_A_IFNAME, a->dev)) ||
+	    (netns_fd >= 0 &&
+	     (nla_put_u32(msg, SLICE_A_NETNS_FD, (uint32_t)netns_fd) ||
+	      nla_put_string(msg, SLICE_A_NAME, a->netns))) ||
+	    ((a->given & A_NETNS) && !a->netns &&
+	     nla_put_u32(msg, SLICE_A_NETNS_PID, a->pid)) ||
+	    ((a->given & A_MODE) && nla_put_u8(msg, SLICE_A_MODE, a->mode)) ||
+	    ((a->given & A_LEASE) &&
+	     nla_put_u32(msg, SLICE_A_LEASE, a->lease))) {
+		fprintf(stderr, PROG_NAME ": out of memory building the request\n");
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+/* grant and revoke */
+static int do_change(const struct sl_cmd *c, const struct sl_args *a)
+{
+	int fd = -1, ret = EXIT_ERR;
+	struct nl_msg *msg;
+	struct genl g;
+
+	if (genl_open(&g, opts.netns, &slice_family.desc))
+		return EXIT_ERR;
+	/* after -n NETNS is entered: the file is the same from there */
+	if (a->netns) {
+		fd = genl_netns_open(a->netns);
+		if (fd < 0)
+			goto out;
+	}
+	msg = sl_msg(&g, c->genl_cmd, 0, a, fd);
+	if (msg && !genl_request(&g, msg, NULL, NULL))
+		ret = EXIT_OK;
+	if (fd >= 0)
+		close(fd);
+out:
+	genl_close(&g);
+	return ret;
+}
+
+/* ---- show ---------------------------------------------------------------- */
+
+/* One grant: its attributes, valid while @msg is held. */
+struct row {
+	struct nl_msg *msg;
+	struct nlattr *tb[SLICE_A_MAX + 1];
+};
+
+/* The replies of one request, kept so that a retry prints once. */
+struct rows {
+	struct genl *g;
+	struct row *r;
+	size_t n, cap;
+};
+
+static bool row_has(const struct row *r, int id)
+{
+	return attr_valid(ATTR(id), r->tb[id]);
+}
+
+static uint64_t row_val(const struct row *r, int id)
+{
+	return row_has(r, id) ? attr_uint(ATTR(id), r->tb[id]) : 0;
+}
+
+static int rows_cb(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[SLICE_A_MAX + 1];
+	struct rows *rs = arg;
+	struct row *more;
+	uint8_t cmd;
+
+	if (genl_parse(rs->g, msg, &cmd, tb, SLICE_A_MAX))
+		return 0;
+	if (rs->n == rs->cap) {
+		more = reallocarray(rs->r, rs->cap + rs->cap / 2 + 16,
+				    sizeof(*more));
+		if (!more) {
+			fprintf(stderr, PROG_NAME ": out of memory\n");
+			return -1;
+		}
+		rs->r = more;
+		rs->cap += rs->cap / 2 + 16;
+	}
+	nlmsg_get(msg);
+	rs->r[rs->n].msg = msg;
+	memcpy(rs->r[rs->n].tb, tb, sizeof(tb));
+	rs->n++;
+	return 0;
+}
+
+static void rows_reset(struct rows *rs)
+{
+	while (rs->n)
+		nlmsg_free(rs->r[--rs->n].msg);
+}
+
+/* Grants in the order of the node's interfaces */
+static int row_cmp(const void *x, const void *y)
+{
+	uint64_t u = row_val(x, SLICE_A_IFINDEX), v = row_val(y, SLICE_A_IFINDEX);
+
+	return u < v ? -1 : u > v;
+}
+
+/* What a line of show prints after the interface, in this order. */
+static const int row_fields[] = {
+	SLICE_A_NAME, SLICE_A_NETNS_PID, SLICE_A_MODE, SLICE_A_SLICE_IFNAME,
+	SLICE_A_AGE, SLICE_A_LEASE, SLICE_A_LEASE_LEFT, SLICE_A_RX_PACKETS,
+	SLICE_A_RX_BYTES, SLICE_A_TX_PACKETS, SLICE_A_TX_BYTES,
+	SLICE_A_SPOOFED,
+};
+
+/*
+ * "IFACE netns SLICE mode move slice_ifname IF age Nms [lease Ns] lease_left Nms
+ * rx_packets N rx_bytes N tx_packets N tx_bytes N spoofed N", with
+ * "lease none" for a grant without a lease (neither lease nor lease_left).
+ */
+static void row_text(const struct row *r)
+{
+	bool first = true;
+	size_t i;
+	int id;
+
+	if (!attr_text(ATTR(SLICE_A_IFNAME), r->tb[SLICE_A_IFNAME], P_BARE,
+		       NULL, &first))
+		attr_text(ATTR(SLICE_A_IFINDEX), r->tb[SLICE_A_IFINDEX], 0,
+			  NULL, &first);
+	for (i = 0; i < ARRAY_SIZE(row_fields); i++) {
+		id = row_fields[i];
+		if (id == SLICE_A_LEASE && !row_has(r, SLICE_A_LEASE) &&
+		    !row_has(r, SLICE_A_LEASE_LEFT)) {
+			fputs(first ? "lease none" : " lease none", stdout);
+			first = false;
+			continue;
+		}
+		attr_text(ATTR(id), r->tb[id], 0, NULL, &first);
+	}
+	if (!first)
+		putchar('\n');
+}
+
+static void rows_print(struct rows *rs)
+{
+	struct json j;
+	size_t i;
+
+	if (rs->n)
+		qsort(rs->r, rs->n, sizeof(*rs->r), row_cmp);
+	json_init(&j, stdout, opts.pretty);
+	if (opts.json)
+		json_arr_open(&j);
+	for (i = 0; i < rs->n; i++) {
+		if (opts.json) {
+			/* every attribute sent, in the order of their ids */
+			json_obj_open(&j);
+			attrs_json(&j, &slice_family, rs->r[i].tb, 0, 0);
+			json_obj_close(&j);
+		} else {
+			row_text(&rs->r[i]);
+		}
+	}
+	if (opts.json)
+		json_arr_close(&j);
+}
+
+/* GET: of dev IFACE, else a dump of every grant */
+static int do_show(const struct sl_cmd *c, const struct sl_args *a)
+{
+	int flags = a->dev ? 0 : NLM_F_DUMP;
+	struct genl g;
+	struct rows rs = { .g = &g };
+	struct nl_msg *msg;
+	int tries, r = -1;
+
+	if (genl_open(&g, opts.netns, &slice_family.desc))
+		return EXIT_ERR;
+	for (tries = 0; tries < DUMP_TRIES; tries++) {
+		rows_reset(&rs);
+		msg = sl_msg(&g, c->genl_cmd, flags, a, -1);
+		r = msg ? genl_request(&g, msg, rows_cb, &rs) : -1;
+		if (r != GENL_DUMP_INTR)
+			break;
+	}
+	if (r == GENL_DUMP_INTR)
+		fprintf(stderr, PROG_NAME ": the grants kept changing during the dump; try again\n");
+	if (!r)
+		rows_print(&rs);
+	rows_reset(&rs);
+	free(rs.r);
+	genl_close(&g);
+	return r ? EXIT_ERR : EXIT_OK;
+}
+
+/* ---- monitor ------------------------------------------------------------- */
+
+/* GRANT and REVOKE (with its reason) as the kernel announces them */
+static int monitor_cb(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[SLICE_A_MAX + 1];
+	uint8_t cmd;
+
+	if (genl_parse(arg, msg, &cmd, tb, SLICE_A_MAX))
+		return 0;
+	return monitor_print(&slice_family, NAME_OF(slice_cmd_names, cmd), tb);
+}
+
+static int do_monitor(const struct sl_cmd *c, const struct sl_args *a)
+{
+	(void)c;
+	(void)a;
+	return genl_monitor(opts.netns, &slice_family.desc,
+			    slice_family.groups, monitor_cb) ?
+	       EXIT_ERR : EXIT_OK;
+}
+
+/* ---- entry point ------------------------------------------------------- */
+
+static bool help_word(const char *s)
+{
+	return !strcmp(s, "help") || !strcmp(s, "-h") || !strcmp(s, "--help");
+}
+
+int slice_main(int argc, char **argv)
+{
+	/* "ahctl slice" alone shows, like "ahctl macfilter". */
+	const char *name = argc ? argv[0] : "show";
+	const struct sl_cmd *c = NULL;
+	struct sl_args a;
+	size_t i;
+
+	if (help_word(name)) {
+		slice_help(stdout);
+		return EXIT_OK;
+	}
+	for (i = 0; i < ARRAY_SIZE(sl_cmds) && !c; i++)
+		if (!strcmp(name, sl_cmds[i].name))
+			c = &sl_cmds[i];
+	if (!c) {
+		fprintf(stderr, PROG_NAME ": slice: unknown command '%s'\n\n",
+			name);
+		slice_help(stderr);
+		return EXIT_USAGE;
+	}
+	if (argc > 0) {
+		argc--;
+		argv++;
+	}
+	if (argc == 1 && help_word(*argv)) {
+		cmd_usage(stdout, c);
+		return EXIT_OK;
+	}
+	return parse_args(c, argc, argv, &a) ? EXIT_USAGE : c->run(c, &a);
+}
