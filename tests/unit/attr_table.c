@@ -6,8 +6,10 @@
  *
  *	FAMILY attr ID NAME TYPE UNIT
  *	FAMILY param ID NAME TYPE UNIT DEFAULT MIN MAX
+ *	FAMILY names ID NAME VALUE...
  *
- * UNIT is "-" for a count.  The parameters of a family that keeps them in
+ * UNIT is "-" for a count.  A names line follows an enum attribute: the
+ * names of its values, in order.  The parameters of a family that keeps them in
  * a nest (dsr) come after its attributes, with their ids in the nest.
  */
 #include <stdio.h>
@@ -24,6 +26,8 @@ static const char *const type_names[__AT_MAX] = {
 
 static void row(const struct family *f, int id, const struct attr_desc *d)
 {
+	size_t i;
+
 	if (!d)
 		return;
 	printf("%s %s %d %s %s %s", f->desc.name,
@@ -31,6 +35,13 @@ static void row(const struct family *f, int id, const struct attr_desc *d)
 	       type_names[d->type], d->unit ? d->unit : "-");
 	if (d->flags & AF_PARAM)
 		printf(" %u %u %u", d->def, d->min, d->max);
+	putchar('\n');
+	if (d->type != AT_ENUM)
+		return;
+	printf("%s names %d %s", f->desc.name, id, d->name);
+	for (i = 0; i < d->nnames; i++)
+		if (d->names[i])
+			printf(" %s", d->names[i]);
 	putchar('\n');
 }
 
@@ -49,5 +60,6 @@ int main(void)
 	dump(&dsr_family);
 	dump(&macfilter_family);
 	dump(&transit_family);
+	dump(&slice_family);
 	return 0;
 }

@@ -5,7 +5,9 @@
 # ./attr_table dumps it, against what must say the same, in KTAP:
 # the kernel's DSR parameter table (kmod/dsr/params.c), the parameter
 # lists of docs/dsrd.conf.5 and docs/ahctl.8, and the word lists of
-# dist/ahctl.bash-completion.  Exits 1 if any test fails.
+# dist/ahctl.bash-completion; for slice, which has no parameters, the
+# ABI's attributes, and its JSON keys and enum names in docs/ahctl.8.
+# Exits 1 if any test fails.
 set -u
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -101,6 +103,41 @@ check "docs/dsrd.conf.5 lists the transit parameters, in order" \
 		s && /^Any parameter/ { p = 1 }
 		p && /^\.BR [a-z_]+ [,.]$/ { print $2 }' "$ROOT/docs/dsrd.conf.5")")"
 
+# slice: every attribute of the ABI named (SLICE_A_PAD aside), its JSON keys
+# described in ahctl.8's SLICE section, and its enum names there
+attr_names() {	# FAMILY
+	awk -v f="$1" '$1 == f && $2 == "attr" { print $4 }' <<< "$TABLE"
+}
+enum_names() {	# FAMILY ATTRIBUTE
+	awk -v f="$1" -v a="$2" '$1 == f && $2 == "names" && $4 == a {
+		for (i = 5; i <= NF; i++) print $i }' <<< "$TABLE"
+}
+check "slice: every SLICE_A_* has a name (but PAD)" \
+	"$(awk '/^enum slice_attr/ { e = 1; next } e && /^}/ { exit }
+		e && match($0, /^[[:space:]]*SLICE_A_[A-Z0-9_]+/) {
+			a = substr($0, RSTART, RLENGTH); gsub(/[[:space:]]/, "", a)
+			if (a != "SLICE_A_UNSPEC" && a != "SLICE_A_PAD") print tolower(substr(a, 9))
+		}' "$ROOT/include/uapi/linux/ah_slice.h" | paste -sd' ')" \
+	"$(words "$(attr_names slice)")"
+# the .B/.BR words of a subsection of a section of ahctl.8
+man_sub_words() {	# SECTION-HEADER SUBSECTION
+	awk -v h="$1" -v ss=".SS $2" '$0 == h { s = 1; next } s && /^\.SH/ { exit }
+		s && $0 == ss { p = 1; next } p && /^\.(SS|SH)/ { exit }
+		p && /^\.BR? / { for (i = 2; i <= NF; i++) {
+			w = $i; gsub(/[",]/, "", w)
+			if (w ~ /^[a-z][a-z_]*$/) print w } }' "$ROOT/docs/ahctl.8"
+}
+check "docs/ahctl.8 describes every slice JSON key" "" \
+	"$(missing "$(words "$(attr_names slice)")" \
+		"$(words "$(man_sub_words ".SH SLICE" "JSON output")")")"
+# the reasons as JSON strings, \(dqNAME\(dq, in the SLICE section
+check "docs/ahctl.8 gives every slice reason as JSON has it" "" \
+	"$(missing "$(words "$(enum_names slice reason)")" \
+		"$(words "$(awk '/^\.SH SLICE/ { s = 1; next } s && /^\.SH/ { exit }
+			s { while (match($0, /\\\(dq[a-z-]+\\\(dq/)) {
+				print substr($0, RSTART + 4, RLENGTH - 8)
+				$0 = substr($0, RSTART + RLENGTH) } }' "$ROOT/docs/ahctl.8")")")"
+
 # the completion's word lists
 comp_list() {	# VARIABLE
 	(source "$ROOT/dist/ahctl.bash-completion" && eval "echo \$$1")
@@ -109,6 +146,8 @@ check "completion: the DSR parameters" "$(words "$(params dsr)")" \
 	"$(words "$(comp_list _ahctl_dsr_params)")"
 check "completion: the transit parameters" "$(words "$(params transit)")" \
 	"$(words "$(comp_list _ahctl_transit_params)")"
+check "completion: the slice modes" "$(words "$(enum_names slice mode)")" \
+	"$(words "$(comp_list _ahctl_slice_modes)")"
 
 echo "KTAP version 1"
 echo "1..$n"

@@ -106,14 +106,14 @@ expect() {
 }
 
 # ---- the grammar ------------------------------------------------------------
-expect "objects" "ahctl " "macfilter dsr transit help"
+expect "objects" "ahctl " "macfilter dsr transit slice help"
 expect "object prefix" "ahctl ma" "macfilter"
 expect "options" "ahctl -" "-j --json -p --pretty -n --netns -V --version -h --help"
 expect "namespaces after -n" "ahctl -n " "red blue"
 expect "namespaces after -jn" "ahctl -jn b" "blue"
 expect "namespaces after --netns=" "ahctl --netns=r" "red"
-expect "objects after options" "ahctl -j -n red " "macfilter dsr transit help"
-expect "help OBJECT" "ahctl help " "macfilter dsr transit"
+expect "objects after options" "ahctl -j -n red " "macfilter dsr transit slice help"
+expect "help OBJECT" "ahctl help " "macfilter dsr transit slice"
 expect "macfilter: dev first" "ahctl macfilter attach " "dev"
 expect "macfilter: interfaces after dev" "ahctl macfilter attach dev " \
 	"lo eth0 wlan0 dsr0"
@@ -180,6 +180,40 @@ expect "transit flush: what" "ahctl transit flush dev wlan0 " \
 expect "transit: no name for a value" \
 	"ahctl transit attach dev wlan0 peek_len " ""
 
+expect "slice grant: keywords" "ahctl slice grant " "dev netns mode lease"
+expect "slice grant: interfaces of the node after dev" "ahctl slice grant dev " \
+	"lo eth0 wlan0 dsr0"
+expect "slice grant: namespaces and pid after netns" \
+	"ahctl slice grant dev eth0 netns " "red blue pid"
+expect "slice grant: nothing for a PID" "ahctl slice grant dev eth0 netns pid " ""
+expect "slice grant: keywords after netns pid PID" \
+	"ahctl slice grant dev eth0 netns pid 42 " "mode lease"
+expect "slice grant: keywords not repeated" \
+	"ahctl slice grant dev eth0 netns red lease 60 " "mode"
+expect "slice grant: mode values" "ahctl slice grant dev eth0 netns red mode " \
+	"move"
+expect "slice grant: no value for lease" \
+	"ahctl slice grant dev eth0 netns red lease " ""
+expect "slice revoke: dev" "ahctl slice revoke " "dev"
+expect "slice revoke: nothing after dev IFACE" "ahctl slice revoke dev wlan1 " ""
+expect "slice show: dev" "ahctl slice show " "dev"
+expect "slice show: -j and -p" "ahctl slice show -" "-j --json -p --pretty"
+expect "slice monitor: nothing" "ahctl slice monitor " ""
+expect "slice monitor: -j and -p" "ahctl slice monitor -" "-j --json -p --pretty"
+# the interfaces granted are gone from the node: "ahctl slice show" has them
+ahctl() {
+	[[ "$*" == "slice show" ]] &&
+		echo "wlan1 netns red mode move slice_ifname wlan1 age 42ms lease none"
+	[[ "$*" == "-n red slice show" ]] &&
+		echo "veth-g netns blue mode move slice_ifname veth-g age 42ms lease none"
+	return 0
+}
+expect "slice revoke: the interfaces granted after dev" \
+	"ahctl slice revoke dev " "wlan1"
+expect "slice show: the interfaces granted in the -n namespace" \
+	"ahctl -n red slice show dev " "veth-g"
+unset -f ahctl
+
 # the real ip
 unset -f ip
 if command -v ip >/dev/null; then
@@ -214,7 +248,8 @@ same() {	# same DESC LINE WANTED-WORDS
 
 HELP_TESTS=("objects as in 'ahctl help'" "options as in 'ahctl -h'"
 	"macfilter commands as in its help" "dsr commands as in its help"
-	"transit commands as in its help" "dsr parameters as in its help"
+	"transit commands as in its help" "slice commands as in its help"
+	"dsr parameters as in its help"
 	"transit parameters as in its help")
 if [[ -x $AHCTL ]]; then
 	same "${HELP_TESTS[0]}" "ahctl " "$("$AHCTL" help |
@@ -227,11 +262,13 @@ if [[ -x $AHCTL ]]; then
 		awk '$1 == "dsr" { print $2 }')"
 	same "${HELP_TESTS[4]}" "ahctl transit " "$("$AHCTL" transit help |
 		awk '$1 == "transit" { print $2 }')"
-	same "${HELP_TESTS[5]}" "ahctl dsr param set dsr0 " "$("$AHCTL" dsr help |
+	same "${HELP_TESTS[5]}" "ahctl slice " "$("$AHCTL" slice help |
+		awk '$1 == "slice" { print $2 }')"
+	same "${HELP_TESTS[6]}" "ahctl dsr param set dsr0 " "$("$AHCTL" dsr help |
 		awk '/^NAME .*protocol parameter/ { f = 1; next }
 		     /subnet takes/ { f = 0 } f' | tr -d ',')"
 	# the table's rows: NAME DEFAULT RANGE
-	same "${HELP_TESTS[6]}" "ahctl transit attach dev wlan0 " "$("$AHCTL" transit help |
+	same "${HELP_TESTS[7]}" "ahctl transit attach dev wlan0 " "$("$AHCTL" transit help |
 		awk '$1 ~ /^[a-z_]+$/ && $2 ~ /^[0-9]+$/ { print $1 }') enable"
 else
 	for t in "${HELP_TESTS[@]}"; do
