@@ -52,11 +52,29 @@
  * tree's headers)
  */
 #if defined(AH_HAVE_NETNS_IMMUTABLE)
+#define ah_netns_local(dev) ((dev)->netns_immutable)
 #define ah_set_netns_local(dev) ((dev)->netns_immutable = true)
+#define ah_clear_netns_local(dev) ((dev)->netns_immutable = false)
 #elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#define ah_netns_local(dev) ((dev)->netns_local)
 #define ah_set_netns_local(dev) ((dev)->netns_local = true)
+#define ah_clear_netns_local(dev) ((dev)->netns_local = false)
 #else
+#define ah_netns_local(dev) (!!((dev)->features & NETIF_F_NETNS_LOCAL))
 #define ah_set_netns_local(dev) ((dev)->features |= NETIF_F_NETNS_LOCAL)
+#define ah_clear_netns_local(dev) ((dev)->features &= ~NETIF_F_NETNS_LOCAL)
+#endif
+
+/*
+ * An extack message with printf arguments (6.2); before it, the fixed
+ * text FALLBACK
+ */
+#ifdef NL_SET_ERR_MSG_FMT
+#define AH_ERR_MSG_FMT(extack, fallback, fmt, ...) \
+	NL_SET_ERR_MSG_FMT(extack, fmt, ##__VA_ARGS__)
+#else
+#define AH_ERR_MSG_FMT(extack, fallback, fmt, ...) \
+	NL_SET_ERR_MSG(extack, fallback)
 #endif
 
 /*

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR MIT) */
+/*
+ * slice: lease a node's network interface to one slice (a network
+ * namespace) with exclusive access, as the Mobile PlanetLab node of seed
+ * 003 leases its radios.  Generic netlink ABI shared by kmod/slice and
+ * userspace.
+ *
+ * A grant lives in the node's namespace (the one the request was sent
+ * in) and names the interface by the ifindex and name it has there.  In
+ * move mode the interface itself moves into the slice's namespace; it
+ * cannot be moved on from there while granted, and comes back to the
+ * node on revoke, at the lease's end, when the slice's namespace exits,
+ * or when the module is removed.  One slice per interface at a time.
+ *
+ * A lease is in seconds, 1 to SLICE_LEASE_MAX; no lease means until
+ * revoked.  The kernel revokes an expired lease itself.
+ *
+ * While granted, a frame the slice sends whose source MAC is not the
+ * interface's, or whose IPv4 source is not one of the interface's
+ * addresses (0.0.0.0 allowed, for DHCP), is dropped and counted
+ * (SPOOFED); the interface's MAC cannot be changed.
+ *
+ * Every grant and revocation is announced on the "config" group (joining
+ * it needs CAP_NET_ADMIN) as a GRANT or REVOKE message with the grant's
+ * attributes; a REVOKE carries the REASON.
+ */
+#ifndef _UAPI_LINUX_AH_SLICE_H
+#define _UAPI_LINUX_AH_SLICE_H
+
+#define SLICE_GENL_NAME		"slice"
+#define SLICE_GENL_VERSION	1
+#define SLICE_MCGRP_CONFIG	"config"
+
+/* the longest lease: 30 days */
+#define SLICE_LEASE_MAX		(30 * 24 * 3600)
+/* a slice's label (the name of its namespace, for people) */
+#define SLICE_NAME_MAX		32
+
+enum slice_mode {
+	SLICE_MODE_MOVE,	/* the interface moves into the slice */
+	__SLICE_MODE_MAX,
+};
+
+#define SLICE_MODE_MAX (__SLICE_MODE_MAX - 1)
+
+/* why a grant ended (SLICE_A_REASON of a REVOKE) */
+enum slice_reason {
+	SLICE_REASON_REVOKED,	/* a REVOKE request */
+	SLICE_REASON_EXPIRED,	/* the lease ran out */
+	SLICE_REASON_SLICE_EXIT,	/* the slice's namespace went away */
+	SLICE_REASON_DEV_GONE,	/* the interface was removed */
+	SLICE_REASON_UNLOAD,	/* the module is being removed */
+	SLICE_REASON_NODE_EXIT,	/* the node's namespace went away */
+	__SLICE_REASON_MAX,
+};
+
+enum slice_cmd {
+	SLICE_CMD_UNSPEC,
+	/*
+	 * IFINDEX|IFNAME  NETNS_FD|NETNS_PID  [NAME] [MODE] [LEASE]
+	 * EBUSY if the interface is granted already
+	 */
+	SLICE_CMD_GRANT,
+	SLICE_CMD_REVOKE,	/* IFINDEX|IFNAME (as in the node) */
+	SLICE_CMD_GET,		/* doit: IFINDEX|IFNAME; dump: every grant */
+	__SLICE_CMD_MAX,
+};
+
+#define SLICE_CMD_MAX (__SLICE_CMD_MAX - 1)
+
+enum slice_attr {
+	SLICE_A_UNSPEC,
+	SLICE_A_IFINDEX,	/* u32, the interface's ifindex in the node */
+	SLICE_A_IFNAME,		/* string, its name in the node */
+	SLICE_A_NETNS_FD,	/* u32, a file descriptor of the slice's netns */
+	SLICE_A_NETNS_PID,	/* u32, a process in the slice's netns */
+	SLICE_A_NAME,		/* string, the slice's label */
+	SLICE_A_MODE,		/* u8, enum slice_mode (default MOVE) */
+	SLICE_A_LEASE,		/* u32, seconds, 1..SLICE_LEASE_MAX */
+	SLICE_A_LEASE_LEFT,	/* u32, ms until the lease ends (if any) */
+	SLICE_A_AGE,		/* u64, ms since the grant */
+	SLICE_A_SLICE_IFINDEX,	/* u32, the interface's ifindex in the slice */
+	SLICE_A_SLICE_IFNAME,	/* string, its name in the slice */
+	SLICE_A_RX_PACKETS,	/* u64, into the slice since the grant */
+	SLICE_A_RX_BYTES,	/* u64 */
+	SLICE_A_TX_PACKETS,	/* u64, out of the slice since the grant */
+	SLICE_A_TX_BYTES,	/* u64 */
+	SLICE_A_REASON,		/* u8, enum slice_reason (REVOKE events) */
+	SLICE_A_PAD,
+	SLICE_A_SPOOFED,	/* u64, frames the slice sent with a source
+				 * MAC or IPv4 address not its own: dropped
+				 */
+	__SLICE_A_MAX,
+};
+
+#define SLICE_A_MAX (__SLICE_A_MAX - 1)
+
+#endif /* _UAPI_LINUX_AH_SLICE_H */

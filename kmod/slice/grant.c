@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Grants: an interface moved into a slice's namespace, and back.  Every
+ * grant is on one list under RTNL.  A grant ends on a REVOKE request, at
+ * the end of its lease (one delayed work for all leases), when either
+ * namespace goes (their pre_exit, which runs before any device of a dying
+ * namespace is moved or deleted), when the device is removed, or at
+ * rmmod.
+ */
+#include <linux/etherdevice.h>
+#include <linux/jiffies.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "ah_compat.h"
+#include "slice.h"
+
+LIST_HEAD(slice_grants);
+
+/* set under RTNL at rmmod: no lease work runs after it */
+static bool slice_stopping;
+
+static void slice_lease_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(slice_lease_work, slice_lease_fn);
+
+struct slice_grant *slice_grant_by_dev(const struct net_device *dev)
+{
+	struct slice_grant *g;
+
+	ASSERT_RTNL();
+	list_for_each_entry(g, &slice_grants, list)
+		if (g->dev == dev)
+			return g;
+	return NULL;
+}
+
+struct slice_grant *slice_grant_by_node(const struct net *node, int ifindex,
+					const char *ifname)
+{
+	struct slice_grant *g;
+
+	ASSERT_RTNL();
+	list_for_each_entry(g, &slice_grants, list) {
+		if (!net_eq(g->node, node))
+			continue;
+		if ((ifindex && g->ifindex == ifindex) ||
+		    (ifname && !strcmp(g->ifname, ifname)))
+			return g;
+	}
+	return NULL;
+}
+
+/* the lease work runs at the earliest end of a lease (RTNL held) */
+static void slice_lease_arm(void)
+{
+	unsigned long first = 0;
+	struct slice_grant *g;
+
+	ASSERT_RTNL();
+	if (slice_stopping)
+		return;
+	list_for_each_entry(g, &slice_grants, list)
+		if (g->expires && (!first || time_before(g->expires, first)))
+			first = g->expires;
+	if (!first) {
+		cancel_delayed_work(&slice_lease_work);
+		return;
+	}
+	mod_delayed_work(system_wq, &slice_lease_work,
+			 time_after(first, jiffies) ? first - jiffies : 0);
+}
+
+static void slice_lease_fn(struct work_struct *work)
+{
+	struct slice_grant *g, *tmp;
+
+	rtnl_lock();
+	if (!slice_stopping) {
+		list_for_each_entry_safe(g, tmp, &slice_grants, list)
+			if (g->expires && !time_before(jiffies, g->expires))
+				slice_revoke(g, SLICE_REASON_EXPIRED);
+		slice_lease_arm();
+	}
+	rtnl_unlock();
+}
+
+void slice_grant_stats(const struct slice_grant *g,
+		       struct rtnl_link_stats64 *now)
+{
+	dev_get_stats(g->dev, now);
+	now->rx_packets -= g->base.rx_packets;
+	now->rx_bytes -= g->base.rx_bytes;
+	now->tx_packets -= g->base.tx_packets;
+	now->tx_bytes -= g->base.tx_bytes;
+}
+
+/*
+ * Move the device into NET (RTNL held).  If its name is taken there, it
+ * is PAT (the node's name for it, when it comes back) or else slN.
+ */
+static int slice_move(struct slice_grant *g, struct net *net, const char *pat)
+{
+	int err = -EEXIST;
+
+	g->moving = true;
+	if (pat)
+		err = dev_change_net_namespace(g->dev, net, pat);
+	if (err == -EEXIST)
+		err = dev_change_net_namespace(g->dev, net, "sl%d");
+	g->moving = false;
+	return err;
+}
+
+int slice_grant(struct net_device *dev, struct net *slice, const char *name,
+		u8 mode, u32 lease, struct netlink_ext_ack *extack)
+{
+	struct slice_grant *g;
+	int err;
+
+	ASSERT_RTNL();
+	g = slice_grant_by_dev(dev);
+	if (g) {
+		AH_ERR_MSG_FMT(extack, "the interface is granted already",
+			       "%s is granted to slice %s", dev->name,
+			       g->name[0] ? g->name : "(no name)");
+		return -EBUSY;
+	}
+	if (net_eq(dev_net(dev), slice)) {
+		NL_SET_ERR_MSG(extack,
+			       "the slice's namespace is the interface's own");
+		return -EINVAL;
+	}
+	if (dev->flags & IFF_LOOPBACK) {
+		NL_SET_ERR_MSG(extack, "the loopback interface is the node's");
+		return -EINVAL;
+	}
+	if (ah_netns_local(dev)) {
+		NL_SET_ERR_MSG(extack,
+			       "the interface cannot leave its namespace (a wireless one moves with its phy: iw phy PHY set netns)");
+		return -EOPNOTSUPP;
+	}
+	if (!check_net(slice)) {
+		NL_SET_ERR_MSG(extack, "the slice's namespace is going away");
+		return -ENOENT;
+	}
+
+	g = kzalloc(sizeof(*g), GFP_KERNEL);
+	if (!g)
+		return -ENOMEM;
+	g->dev = dev;
+	g->node = dev_net(dev);
+	g->slice = slice;
+	strscpy(g->ifname, dev->name, sizeof(g->ifname));
+	g->ifindex = dev->ifindex;
+	strscpy(g->name, name ?: "", sizeof(g->name));
+	g->mode = mode;
+	g->was_up = !!(dev->flags & IFF_UP);
+	g->since = jiffies;
+	if (lease)
+		g->expires = (jiffies + msecs_to_jiffies(lease * 1000U)) ?: 1;
+	atomic64_set(&g->spoofed, 0);
+	dev_get_stats(dev, &g->base);
+
+	err = slice_move(g, slice, NULL);
+	if (err) {
+		NL_SET_ERR_MSG(extack,
+			       "the interface could not move into the slice's namespace");
+		kfree(g);
+		return err;
+	}
+	err = slice_egress_start(g);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "could not hook the interface's egress");
+		if (slice_move(g, g->node, g->ifname))
+			netdev_warn(dev, "slice: stays in the slice's namespace\n");
+		kfree(g);
+		return err;
+	}
+	/* the slice cannot move it on; our own moves clear this first */
+	ah_set_netns_local(dev);
+	list_add_tail(&g->list, &slice_grants);
+	slice_notify(g, SLICE_CMD_GRANT, -1);
+	slice_lease_arm();
+	return 0;
+}
+
+/*
+ * End a grant (RTNL held).  The device goes back to the node unless it is
+ * being removed, or the node's namespace is what goes (it is left to the
+ * slice's, which hands it on as any namespace does at its exit).
+ */
+void slice_revoke(struct slice_grant *g, u8 reason)
+{
+	struct net_device *dev = g->dev;
+	bool back = reason != SLICE_REASON_DEV_GONE &&
+		    reason != SLICE_REASON_NODE_EXIT;
+
+	ASSERT_RTNL();
+	slice_notify(g, SLICE_CMD_REVOKE, reason);
+	slice_egress_stop(g);
+	list_del(&g->list);
+	ah_clear_netns_local(dev);
+	if (back && !net_eq(dev_net(dev), g->node)) {
+		if (slice_move(g, g->node, g->ifname))
+			netdev_warn(dev, "slice: could not return to the node\n");
+		else if (g->was_up)
+			dev_change_flags(dev, dev->flags | IFF_UP, NULL);
+	}
+	kfree(g);
+	slice_lease_arm();
+}
+
+static int slice_netdev_event(struct notifier_block *nb, unsigned long event,
+			      void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+	struct slice_grant *g;
+
+	if (event != NETDEV_UNREGISTER && event != NETDEV_PRE_CHANGEADDR)
+		return NOTIFY_DONE;
+	g = slice_grant_by_dev(dev);
+	if (!g || g->moving)
+		return NOTIFY_DONE;
+	if (event == NETDEV_PRE_CHANGEADDR)
+		/* the slice keeps the interface's own MAC */
+		return notifier_from_errno(-EPERM);
+	/* removed (or moved by someone else: then no longer ours either) */
+	slice_revoke(g, SLICE_REASON_DEV_GONE);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block slice_netdev_nb = {
+	.notifier_call = slice_netdev_event,
+};
+
+/*
+ * A namespace going away: its grants end before any of its devices is
+ * moved or deleted (pre_exit runs before the default device exit).
+ */
+static void __net_exit slice_net_pre_exit(struct net *net)
+{
+	struct slice_grant *g, *tmp;
+
+	rtnl_lock();
+	list_for_each_entry_safe(g, tmp, &slice_grants, list) {
+		if (net_eq(g->slice, net))
+			slice_revoke(g, SLICE_REASON_SLICE_EXIT);
+		else if (net_eq(g->node, net))
+			slice_revoke(g, SLICE_REASON_NODE_EXIT);
+	}
+	rtnl_unlock();
+}
+
+static struct pernet_operations slice_net_ops = {
+	.pre_exit = slice_net_pre_exit,
+};
+
+int slice_grants_init(void)
+{
+	int err;
+
+	err = register_pernet_device(&slice_net_ops);
+	if (err)
+		return err;
+	err = register_netdevice_notifier(&slice_netdev_nb);
+	if (err)
+		unregister_pernet_device(&slice_net_ops);
+	return err;
+}
+
+/* rmmod: after the family is gone, so no new grant can come */
+void slice_grants_exit(void)
+{
+	struct slice_grant *g, *tmp;
+
+	rtnl_lock();
+	slice_stopping = true;
+	rtnl_unlock();
+	cancel_delayed_work_sync(&slice_lease_work);
+	rtnl_lock();
+	list_for_each_entry_safe(g, tmp, &slice_grants, list)
+		slice_revoke(g, SLICE_REASON_UNLOAD);
+	rtnl_unlock();
+	unregister_netdevice_notifier(&slice_netdev_nb);
+	unregister_pernet_device(&slice_net_ops);
+}
