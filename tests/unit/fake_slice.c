@@ -27,8 +27,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include <linux/nsfs.h>
 
 #include <linux/netlink.h>
 #include <netlink/attr.h>
@@ -100,8 +104,6 @@ int genl_ctrl_resolve_grp(struct nl_sock *sk, const char *family,
 static void log_attr(FILE *f, const struct nlattr *a)
 {
 	int id = nla_type(a);
-	char path[64], target[PATH_MAX];
-	ssize_t n;
 
 	if (id > SLICE_A_MAX || !attrs[id].name) {
 		fprintf(f, " attr%d", id);
@@ -122,10 +124,8 @@ static void log_attr(FILE *f, const struct nlattr *a)
 		break;
 	case 'f':
 		/* "net" for a file of a network namespace */
-		snprintf(path, sizeof(path), "/proc/self/fd/%u", nla_get_u32(a));
-		n = readlink(path, target, sizeof(target) - 1);
-		target[n > 0 ? n : 0] = '\0';
-		fputs(!strncmp(target, "net:[", 5) ? "net" : "other", f);
+		fputs(ioctl((int)nla_get_u32(a), NS_GET_NSTYPE) == CLONE_NEWNET ?
+		      "net" : "other", f);
 		break;
 	}
 }
