@@ -76,8 +76,8 @@ echo > "$TRACEFS/trace"
 for e in dsr_xmit dsr_recv dsr_ack; do
 	echo 1 > "$TRACEFS/events/dsr/$e/enable"
 done
-nsexec 1 tcpdump -i eth0 -w "$OUT/e1.pcap" -U -Q out 'ip proto 48 or icmp' > /dev/null 2>&1 &
-nsexec 2 tcpdump -i eth0 -w "$OUT/e2.pcap" -U -Q out 'ip proto 48 or icmp' > /dev/null 2>&1 &
+nsexec 1 tcpdump -i eth0 --immediate-mode -w "$OUT/e1.pcap" -U -Q out 'ip proto 48 or icmp' > /dev/null 2>&1 &
+nsexec 2 tcpdump -i eth0 --immediate-mode -w "$OUT/e2.pcap" -U -Q out 'ip proto 48 or icmp' > /dev/null 2>&1 &
 # tcpdump writes the file's header once it captures
 busywait 10000 test -s "$OUT/e1.pcap" -a -s "$OUT/e2.pcap" || true
 
@@ -106,7 +106,7 @@ for e in dsr_xmit dsr_recv dsr_ack; do
 	echo 0 > "$TRACEFS/events/dsr/$e/enable"
 done
 cp "$TRACEFS/trace" "$OUT/dsr.trace"
-pkill -f "tcpdump -i eth0 -w $OUT" || true
+pkill -f "tcpdump -i eth0 --immediate-mode -w $OUT" || true
 say "replay lateness per node:"
 for name in "${NAMES[@]}"; do
 	echo "  $name: $(cat "$OUT/$name.replay")"

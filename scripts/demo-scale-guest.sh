@@ -133,7 +133,7 @@ say "$FLOWS CBR flows of $RATE x $SIZE-byte datagrams/s:"
 awk '{ printf "%s -> %s   ", $5, $6 } END { print "" }' "$OUT/flows.txt" |
 	fold -w 76 -s | sed 's/^/  /'
 
-ip netns exec "$AH_HUB_NS" tcpdump -i ahhub -s 96 -w "$OUT/hub.pcap" -U \
+ip netns exec "$AH_HUB_NS" tcpdump -i ahhub --immediate-mode -s 96 -w "$OUT/hub.pcap" -U \
 	'ip proto 48' > /dev/null 2>&1 &
 capture=$!
 busywait 10000 test -s "$OUT/hub.pcap" || true

@@ -52,7 +52,12 @@ fresh() {
 # cap_start: capture protocol 48 on 1's eth0 (into CAP, by CAP_PID)
 cap_start() {
 	CAP=$(mktemp -u --suffix=.pcap)
-	nsbg 1 tcpdump -i eth0 -U -w "$CAP" 'ip proto 48' >/dev/null 2>&1
+	# --immediate-mode: libpcap's default ring hands a block over only
+	# when it is full or after its timeout (1 s), and a tcpdump stopped
+	# before that never writes what the block holds; the last packets
+	# of a case (2's route error to 1) were missing from the file
+	nsbg 1 tcpdump -i eth0 --immediate-mode -U -w "$CAP" 'ip proto 48' \
+		>/dev/null 2>&1
 	CAP_PID=$!
 	busywait 10000 test -s "$CAP" && return 0
 	cap_stop rerrs >/dev/null
