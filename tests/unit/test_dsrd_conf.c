@@ -26,7 +26,7 @@ static const struct err_case {
 	const char *err;	/* the whole message */
 } err_cases[] = {
 	{ "unknown section", "[dsr]\nAddress = 10.0.0.1/24\n[routes]\n",
-	  "t:3: unknown section [routes] (dsr, dsr.params, macfilter, transit or log)" },
+	  "t:3: unknown section [routes] (dsr, dsr.params, macfilter, transit, slice or log)" },
 	{ "unknown key",
 	  "[dsr]\nAddress = 10.0.0.1/24\nColour = blue\n",
 	  "t:3: unknown key 'Colour' in [dsr]" },
@@ -156,6 +156,79 @@ static const struct err_case {
 	  "t:3: [macfilter] on the DSR device dsr0" },
 	{ "NUL byte", "[dsr]\nAddress = 10.0.0.1/24\n#\0\n",
 	  "t:3: NUL byte in the line" },
+
+	/* [slice] */
+#define SL	"[dsr]\nAddress = 10.0.0.1/24\n[slice]\nInterface = wlan1\n"
+	{ "[slice]: unknown key", SL "Slice = red\nNetns = red\n",
+	  "t:6: unknown key 'Netns' in [slice]" },
+	{ "[slice]: unknown key, other case: a hint", SL "slice = red\n",
+	  "t:5: unknown key 'slice' in [slice]; did you mean 'Slice'?" },
+	{ "[slice]: Slice given twice", SL "Slice = red\nSlice = blue\n",
+	  "t:6: Slice given twice in this section (first at line 5)" },
+	{ "[slice]: Lease given twice",
+	  SL "Slice = red\nLease = 60\nLease = 60\n",
+	  "t:7: Lease given twice in this section (first at line 6)" },
+	{ "two [slice] for one interface",
+	  SL "Slice = red\n[slice]\nInterface = wlan1\nSlice = blue\n",
+	  "t:7: a [slice] for wlan1 already exists (line 3)" },
+	{ "[slice] without Interface",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[slice]\nSlice = red\n[log]\n",
+	  "t:3: [slice] without Interface" },
+	{ "[slice] without Slice, at the end", SL "Lease = 60\n",
+	  "t:3: [slice] wlan1 without Slice" },
+	{ "[slice] without Slice, at the next section",
+	  SL "[slice]\nInterface = wlan2\nSlice = red\n",
+	  "t:3: [slice] wlan1 without Slice" },
+	{ "[slice]: interface name too long",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[slice]\nInterface = abcdefghijklmnop\n",
+	  "t:4: Interface 'abcdefghijklmnop' is too long (at most 15 bytes)" },
+	{ "[slice]: interface name with a ':'",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[slice]\nInterface = wlan1:0\n",
+	  "t:4: invalid Interface 'wlan1:0'" },
+	{ "[slice]: a namespace name with a /", SL "Slice = ../red\n",
+	  "t:5: invalid Slice '../red' (the name of a network namespace, as 'ip netns' names it)" },
+	{ "[slice]: namespace '..'", SL "Slice = ..\n",
+	  "t:5: invalid Slice '..' (the name of a network namespace, as 'ip netns' names it)" },
+	{ "[slice]: namespace '.'", SL "Slice = .\n",
+	  "t:5: invalid Slice '.' (the name of a network namespace, as 'ip netns' names it)" },
+	{ "[slice]: a blank in the name (ahctl's words)",
+	  SL "Slice = red lease 60\n",
+	  "t:5: invalid Slice 'red lease 60' (the name of a network namespace, as 'ip netns' names it)" },
+	{ "[slice]: a name longer than SLICE_NAME_MAX - 1",
+	  SL "Slice = abcdefghijklmnopqrstuvwxyz012345\n",
+	  "t:5: Slice 'abcdefghijklmnopqrstuvwxyz012345' is too long (at most 31 bytes: the name is the slice's label)" },
+	{ "[slice]: Lease 0", SL "Slice = red\nLease = 0\n",
+	  "t:6: invalid Lease '0' (seconds, 1..2592000, at most 30 days; without Lease: until revoked)" },
+	{ "[slice]: Lease above SLICE_LEASE_MAX",
+	  SL "Slice = red\nLease = 2592001\n",
+	  "t:6: invalid Lease '2592001' (seconds, 1..2592000, at most 30 days; without Lease: until revoked)" },
+	{ "[slice]: Lease with a unit", SL "Slice = red\nLease = 1h\n",
+	  "t:6: invalid Lease '1h' (seconds, 1..2592000, at most 30 days; without Lease: until revoked)" },
+	{ "[slice]: Lease negative", SL "Slice = red\nLease = -1\n",
+	  "t:6: invalid Lease '-1' (seconds, 1..2592000, at most 30 days; without Lease: until revoked)" },
+	{ "[slice]: Lease beyond u32", SL "Slice = red\nLease = 4294967296\n",
+	  "t:6: invalid Lease '4294967296' (seconds, 1..2592000, at most 30 days; without Lease: until revoked)" },
+	{ "[slice]: Lease empty", SL "Slice = red\nLease =\n",
+	  "t:6: Lease without a value" },
+	{ "[slice]: unknown Mode", SL "Slice = red\nMode = copy\n",
+	  "t:6: invalid Mode 'copy' (move)" },
+	{ "[slice]: Mode is case-sensitive", SL "Slice = red\nMode = Move\n",
+	  "t:6: invalid Mode 'Move' (move)" },
+	{ "[slice] on the DSR device",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[slice]\nInterface = dsr0\nSlice = red\n",
+	  "t:3: [slice] on the DSR device dsr0" },
+	{ "[slice] on an Interface of [dsr]",
+	  "[dsr]\nInterface = eth0\nInterface = wlan1\nAddress = 10.0.0.1/24\n"
+	  "[slice]\nInterface = wlan1\nSlice = red\n",
+	  "t:5: [slice] wlan1: it is an Interface of [dsr] (line 1); a leased interface leaves the node" },
+	{ "[slice] on an interface with a [macfilter]",
+	  SL "Slice = red\n[macfilter]\nInterface = wlan1\n",
+	  "t:3: [slice] wlan1: it has a [macfilter] (line 6); a leased interface leaves the node" },
+	{ "[slice] on an interface with a [transit]",
+	  "[dsr]\nAddress = 10.0.0.1/24\n[transit]\nInterface = wlan1\n"
+	  "[slice]\nInterface = wlan1\nSlice = red\n",
+	  "t:5: [slice] wlan1: it has a [transit] (line 3); a leased interface leaves the node" },
+#undef SL
 };
 
 /* The input may hold a NUL: its length is that of the literal. */
@@ -308,7 +381,7 @@ static bool t_defaults(void)
 	CHECK(!strcmp(c->dsr.device, "dsr0"));
 	CHECK_EQ(c->dsr.nslaves, 0);
 	CHECK_EQ(c->dsr.gateway, CONF_GW_UNSET);
-	CHECK_EQ(c->nmf + c->ntr, 0);
+	CHECK_EQ(c->nmf + c->ntr + c->nsl, 0);
 	CHECK_EQ(c->log.stats_interval, 0);
 	CHECK(!strcmp(c->log.stats_file, CONF_STATS_FILE));
 	CHECK_EQ(c->log.stats_max_bytes, CONF_MAX_BYTES);
@@ -540,6 +613,89 @@ static bool t_transit_names(void)
 	return true;
 }
 
+/* ---- [slice] ------------------------------------------------------------ */
+
+static const char slices[] =
+	"[dsr]\nInterface = eth0\nAddress = 10.0.0.7/24\n"
+	"[slice]\n"
+	"Interface = wlan1\n"
+	"Slice = red\t\t# /run/netns/red\n"
+	"Lease = 2592000\n"
+	"Mode = move\n"
+	"[macfilter]\nInterface = eth0\n"
+	"[slice]\n"
+	"Slice = abcdefghijklmnopqrstuvwxyz01234\n"
+	"Interface = wlan2\n"
+	"[slice]\n"
+	"Interface = eth1\n"
+	"Slice = blue\n"
+	"Lease = 1\n";
+
+static bool t_slices(void)
+{
+	char err[ERRLEN];
+	struct conf *c = malloc(sizeof(*c));
+	bool ok = false;
+
+	if (!c || !parse(c, slices, err))
+		goto out;
+	CHECK_EQ(c->nsl, 3);
+	CHECK(!strcmp(c->sl[0].ifname, "wlan1"));
+	CHECK(!strcmp(c->sl[0].slice, "red"));
+	CHECK_EQ(c->sl[0].lease, SLICE_LEASE_MAX);
+	CHECK_EQ(c->sl[0].mode, SLICE_MODE_MOVE);
+	CHECK_EQ(c->sl[0].line, 4);
+	/* the longest label; no Lease: until revoked; Mode: move */
+	CHECK(!strcmp(c->sl[1].ifname, "wlan2"));
+	CHECK(!strcmp(c->sl[1].slice, "abcdefghijklmnopqrstuvwxyz01234"));
+	CHECK_EQ(c->sl[1].lease, 0);
+	CHECK_EQ(c->sl[1].mode, SLICE_MODE_MOVE);
+	CHECK(!strcmp(c->sl[2].slice, "blue"));
+	CHECK_EQ(c->sl[2].lease, 1);
+	CHECK_EQ(c->nmf, 1);
+	ok = true;
+out:
+	if (c)
+		conf_free(c);
+	free(c);
+	return ok;
+}
+
+/* CONF_MAX_SECTIONS of them, and not one more */
+static bool t_slice_max(void)
+{
+	size_t cap = 64 + (CONF_MAX_SECTIONS + 1) * 64, n, i;
+	char *in = malloc(cap), err[ERRLEN], want[128];
+	struct conf *c = malloc(sizeof(*c));
+	bool ok = false;
+
+	if (!in || !c)
+		goto out;
+	n = (size_t)snprintf(in, cap, "[dsr]\nAddress = 10.0.0.1/24\n");
+	for (i = 0; i < CONF_MAX_SECTIONS; i++)
+		n += (size_t)snprintf(in + n, cap - n,
+				      "[slice]\nInterface = sl%zu\nSlice = s\n",
+				      i);
+	CHECK(parse(c, in, err));
+	CHECK_EQ(c->nsl, CONF_MAX_SECTIONS);
+	conf_free(c);
+	snprintf(in + n, cap - n, "[slice]\n");
+	conf_init(c);
+	CHECK(conf_parse_buf(c, "t", in, strlen(in), NULL, err, sizeof(err)));
+	snprintf(want, sizeof(want), "t:%d: more than %d [slice] sections",
+		 2 + 3 * CONF_MAX_SECTIONS + 1, CONF_MAX_SECTIONS);
+	if (strcmp(err, want))
+		ktap_diag("got '%s', expected '%s'", err, want);
+	CHECK(!strcmp(err, want));
+	ok = true;
+out:
+	if (c)
+		conf_free(c);
+	free(c);
+	free(in);
+	return ok;
+}
+
 static const struct ktap_case fn_cases[] = {
 	{ "a full config", t_full },
 	{ "the defaults", t_defaults },
@@ -549,6 +705,8 @@ static const struct ktap_case fn_cases[] = {
 	{ "conf_load", t_load },
 	{ "every DSR parameter of the table is a key", t_dsr_names },
 	{ "every transit parameter of the table is a key", t_transit_names },
+	{ "[slice]: leases, their defaults and limits", t_slices },
+	{ "[slice]: at most CONF_MAX_SECTIONS", t_slice_max },
 };
 
 int main(void)

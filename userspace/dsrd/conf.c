@@ -8,8 +8,8 @@
  * and [transit] also take the modules' parameter names.  A section is
  * checked as a whole when the next one starts, the file when it ends.
  * Parsing stops at the first error.  This file reads the lines, sections
- * and [log]; the families' sections are conf_dsr.c, conf_macfilter.c and
- * conf_transit.c.
+ * and [log]; the families' sections are conf_dsr.c, conf_macfilter.c,
+ * conf_transit.c and conf_slice.c.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -36,6 +36,7 @@ static const char *const section_names[__S_MAX] = {
 	[S_DSR_PARAMS] = "dsr.params",
 	[S_MACFILTER] = "macfilter",
 	[S_TRANSIT] = "transit",
+	[S_SLICE] = "slice",
 	[S_LOG] = "log",
 };
 
@@ -234,6 +235,7 @@ static const struct key *const section_keys[__S_MAX] = {
 	[S_DSR_PARAMS] = no_keys,
 	[S_MACFILTER] = mf_keys,
 	[S_TRANSIT] = tr_keys,
+	[S_SLICE] = sl_keys,
 	[S_LOG] = log_keys,
 };
 
@@ -288,6 +290,8 @@ static int section_finish(struct parser *p)
 		if (!cur_tr(p)->ifname[0])
 			return perr_at(p, p->sect_line, "[transit] without Interface");
 		return 0;
+	case S_SLICE:
+		return sl_finish(p, cur_sl(p));
 	default:
 		return 0;
 	}
@@ -297,13 +301,15 @@ static int section_start(struct parser *p, enum section s)
 {
 	struct conf *c = p->c;
 
-	if (p->first[s] && s != S_MACFILTER && s != S_TRANSIT)
+	if (p->first[s] && s != S_MACFILTER && s != S_TRANSIT &&
+	    s != S_SLICE)
 		return perr(p, "section [%s] given twice (first at line %u)",
 			    section_names[s], p->first[s]);
 	if (!p->first[s])
 		p->first[s] = p->line;
 	if ((s == S_MACFILTER && c->nmf == CONF_MAX_SECTIONS) ||
-	    (s == S_TRANSIT && c->ntr == CONF_MAX_SECTIONS))
+	    (s == S_TRANSIT && c->ntr == CONF_MAX_SECTIONS) ||
+	    (s == S_SLICE && c->nsl == CONF_MAX_SECTIONS))
 		return perr(p, "more than %d [%s] sections", CONF_MAX_SECTIONS,
 			    section_names[s]);
 	if (s == S_MACFILTER)
@@ -311,6 +317,10 @@ static int section_start(struct parser *p, enum section s)
 	if (s == S_TRANSIT) {
 		c->tr[c->ntr].line = p->line;
 		c->tr[c->ntr++].enable = true;
+	}
+	if (s == S_SLICE) {
+		c->sl[c->nsl].line = p->line;
+		c->sl[c->nsl++].mode = SLICE_MODE_MOVE;
 	}
 	if (s == S_DSR)
 		c->dsr.line = p->line;
@@ -336,7 +346,7 @@ static int parse_header(struct parser *p, char *s)
 		if (!strcmp(s, section_names[i]))
 			break;
 	if (i == __S_MAX)
-		return perr(p, "unknown section [%s] (dsr, dsr.params, macfilter, transit or log)",
+		return perr(p, "unknown section [%s] (dsr, dsr.params, macfilter, transit, slice or log)",
 			    s);
 	if (section_finish(p))
 		return -1;
@@ -411,7 +421,9 @@ static int parse_finish(struct parser *p)
 		return perr_at(p, 0, "no [dsr] section");
 	if (p->first[S_DSR_PARAMS] && check_gateway(p))
 		return -1;
-	return check_ifnames(p);
+	if (check_ifnames(p))
+		return -1;
+	return check_slices(p);
 }
 
 static int parse_lines(struct parser *p, const char *buf, size_t len)

@@ -6,9 +6,10 @@
  *	[dsr.params]	any parameter "ahctl dsr param set" knows
  *	[macfilter]	Interface, Mode, MaxEntries, Entry..., EntryFile
  *	[transit]	Interface, Enable, any transit parameter
+ *	[slice]		Interface, Slice, Lease, Mode
  *	[log]		Stats*, Events*
  *
- * [macfilter] and [transit] may be repeated, one per interface.  The
+ * [macfilter], [transit] and [slice] may be repeated, one per interface.  The
  * parser needs no netlink: everything is checked that can be checked
  * without the kernel, and the first error is reported as "FILE:LINE:
  * message".  Parameter ranges are the kernel's to check.
@@ -22,12 +23,13 @@
 #include <stdint.h>
 
 #include <linux/ah_dsr.h>
+#include <linux/ah_slice.h>
 #include <linux/ah_transit.h>
 
 #include "maclist.h"
 
 #define CONF_MAX_SLAVES		32
-#define CONF_MAX_SECTIONS	32	/* [macfilter] and [transit] each */
+#define CONF_MAX_SECTIONS	32	/* [macfilter], [transit], [slice] each */
 #define CONF_PATH_MAX		1024
 #define CONF_FILE_MAX		(1 << 20)	/* bytes in a file */
 #define CONF_LINE_MAX		4096
@@ -93,6 +95,15 @@ struct conf_transit {
 	struct conf_params params;	/* by TRANSIT_A_P_* */
 };
 
+/* A lease of interface @ifname to the slice whose netns is @slice */
+struct conf_slice {
+	unsigned int line;
+	char ifname[IFNAMSIZ];
+	char slice[SLICE_NAME_MAX];	/* /run/netns/NAME; also the label */
+	uint32_t lease;			/* seconds; 0: until revoked */
+	uint8_t mode;			/* enum slice_mode */
+};
+
 struct conf_log {
 	unsigned int stats_interval;	/* seconds; 0: no stats */
 	char stats_file[CONF_PATH_MAX];
@@ -109,6 +120,8 @@ struct conf {
 	size_t nmf;
 	struct conf_transit tr[CONF_MAX_SECTIONS];
 	size_t ntr;
+	struct conf_slice sl[CONF_MAX_SECTIONS];
+	size_t nsl;
 	struct conf_log log;
 };
 

@@ -2,7 +2,7 @@
 /*
  * Inside the config parser: its state and the helpers the sections share
  * (conf.c), and what each family's sections give it (conf_dsr.c,
- * conf_macfilter.c, conf_transit.c).
+ * conf_macfilter.c, conf_transit.c, conf_slice.c).
  */
 #ifndef DSRD_CONF_PARSE_H
 #define DSRD_CONF_PARSE_H
@@ -18,6 +18,7 @@ enum section {
 	S_DSR_PARAMS,
 	S_MACFILTER,
 	S_TRANSIT,
+	S_SLICE,
 	S_LOG,
 	__S_MAX,
 };
@@ -53,6 +54,11 @@ static inline struct conf_transit *cur_tr(struct parser *p)
 	return &p->c->tr[p->c->ntr - 1];
 }
 
+static inline struct conf_slice *cur_sl(struct parser *p)
+{
+	return &p->c->sl[p->c->nsl - 1];
+}
+
 /* Values: 0, or -1 with the error in p->err */
 int parse_uint(struct parser *p, const char *key, const char *s,
 	       uint32_t min, uint32_t max, uint32_t *v);
@@ -72,17 +78,22 @@ struct key {
 	int (*parse)(struct parser *p, char *v);
 };
 
-/* The keys of [dsr], [macfilter], [transit]; a NULL name ends each. */
+/* The keys of [dsr], [macfilter], [transit], [slice]; a NULL name ends
+ * each. */
 extern const struct key dsr_keys[];
 extern const struct key mf_keys[];
 extern const struct key tr_keys[];
+extern const struct key sl_keys[];
 
 /* A parameter of [dsr.params], or of [transit] (any other key). */
 int dsr_param(struct parser *p, const char *key, const char *v);
 int tr_param(struct parser *p, const char *key, const char *v);
 
-/* The checks when a [macfilter] ends, and when the file does. */
+/* The checks when a [macfilter] or [slice] ends, and when the file does
+ * (check_slices: no lease of an interface the node uses itself). */
 int mf_finish(struct parser *p, struct conf_macfilter *mf);
+int sl_finish(struct parser *p, struct conf_slice *sl);
 int check_gateway(struct parser *p);
+int check_slices(struct parser *p);
 
 #endif /* DSRD_CONF_PARSE_H */
