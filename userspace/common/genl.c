@@ -64,27 +64,43 @@ static void oom(void)
 
 /* ---- network namespace ------------------------------------------------- */
 
-int genl_netns_open(const char *name)
+/* a name of a file in /run/netns */
+static bool netns_name_ok(const char *name)
+{
+	return *name && !strchr(name, '/') && strcmp(name, ".") &&
+	       strcmp(name, "..");
+}
+
+int genl_netns_try_open(const char *name)
 {
 	static const char *const dirs[] = { "/run/netns", "/var/run/netns" };
 	char path[PATH_MAX];
 	int fd = -1, err = 0;
 	size_t i;
 
-	if (!*name || strchr(name, '/') || !strcmp(name, ".") ||
-	    !strcmp(name, "..")) {
-		pr_err("invalid network namespace name '%s'", name);
-		return -1;
-	}
+	if (!netns_name_ok(name))
+		return -EINVAL;
 	for (i = 0; i < ARRAY_SIZE(dirs) && fd < 0; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dirs[i], name);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0 && !err)
 			err = errno;
 	}
+	return fd < 0 ? -err : fd;
+}
+
+int genl_netns_open(const char *name)
+{
+	int fd;
+
+	if (!netns_name_ok(name)) {
+		pr_err("invalid network namespace name '%s'", name);
+		return -1;
+	}
+	fd = genl_netns_try_open(name);
 	if (fd < 0) {
 		pr_err("cannot open network namespace \"%s\": %s",
-		       name, strerror(err));
+		       name, strerror(-fd));
 		return -1;
 	}
 	return fd;

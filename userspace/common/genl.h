@@ -40,6 +40,12 @@ typedef int (*genl_msg_cb)(struct nl_msg *msg, void *arg);
  */
 int genl_netns_open(const char *name);
 
+/*
+ * The same without a message: the file descriptor, or -errno (-EINVAL
+ * for a name that cannot be one, else open()'s error for /run/netns).
+ */
+int genl_netns_try_open(const char *name);
+
 /* Enter network namespace @name (/run/netns/NAME); 0 or -1 (printed). */
 int genl_enter_netns(const char *name);
 
