@@ -5,6 +5,7 @@
  *
  * The steps, in this order:
  *
+ *	slice		(reload) REVOKE the grants of leases taken out
  *	macfilter	DETACH gone ones; SET/REPLACE changed ones; ATTACH
  *			(+ REPLACE) new ones
  *	transit		DETACH, SET with the changed parameters, ATTACH
@@ -12,11 +13,18 @@
  *			taken out of the config gets the kernel's default
  *	slaves		release gone ones, enslave new ones
  *	address		RTM_DELADDR the old one, RTM_NEWADDR the new
+ *	(start: the device is set up)
+ *	slice		GRANT each lease whose interface is not granted
  *
  * macfilter comes first so that a list is in place before any slave is
  * set up; the DSR parameters before the slaves because slave_qdisc acts
- * when a slave is enslaved.  Each family's steps are in apply_dsr.c,
- * apply_macfilter.c and apply_transit.c.
+ * when a slave is enslaved.  A revoked interface is back in the node
+ * before the steps that may use it, one leased now is let go by them
+ * first; the slice steps never stop a start (a slice's namespace may
+ * come later: the next reload grants its lease), and come after
+ * everything else there, so a failed start leaves no grant behind.
+ * Each family's steps are in apply_dsr.c, apply_macfilter.c,
+ * apply_transit.c and apply_slice.c.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -29,6 +37,7 @@
 
 #include <linux/ah_dsr.h>
 #include <linux/ah_macfilter.h>
+#include <linux/ah_slice.h>
 #include <linux/ah_transit.h>
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
@@ -44,6 +53,7 @@ const struct family *const families[__FAM_MAX] = {
 	[FAM_DSR] = &dsr_family,
 	[FAM_MACFILTER] = &macfilter_family,
 	[FAM_TRANSIT] = &transit_family,
+	[FAM_SLICE] = &slice_family,
 };
 
 /* ---- families and sockets ------------------------------------------------ */
@@ -75,7 +85,7 @@ static int fam_exists(const char *name)
 static bool fam_needed(const struct conf *c, enum fam_id id)
 {
 	return id == FAM_DSR || (id == FAM_MACFILTER && c->nmf) ||
-	       (id == FAM_TRANSIT && c->ntr);
+	       (id == FAM_TRANSIT && c->ntr) || (id == FAM_SLICE && c->nsl);
 }
 
 /* Open @id if its module is loaded: 1 open, 0 not loaded, -1 error. */
@@ -169,7 +179,8 @@ struct nl_msg *dev_msg(struct dsrd *d, enum fam_id id, uint8_t cmd,
 {
 	struct nl_msg *msg = fam_msg(d, id, cmd, size);
 
-	_Static_assert((int)MACFILTER_A_IFNAME == (int)TRANSIT_A_IFNAME,
+	_Static_assert((int)MACFILTER_A_IFNAME == (int)TRANSIT_A_IFNAME &&
+		       (int)MACFILTER_A_IFNAME == (int)SLICE_A_IFNAME,
 		       "one IFNAME attribute");
 	if (msg && nla_put_string(msg, MACFILTER_A_IFNAME, ifname)) {
 		put_failed(msg);
@@ -194,26 +205,34 @@ static int apply_all(struct dsrd *d, const struct conf *c, struct run *r)
 	return 0;
 }
 
-static int check_ifname(const char *ifname, const char *what)
+/* It exists, or comes back from a slice when the reload revokes it. */
+static int check_ifname(const struct dsrd *d, const struct conf *c,
+			const char *ifname, const char *what)
 {
-	if (if_exists(ifname))
+	if (if_exists(ifname) || sl_returning(d, c, ifname))
 		return 0;
 	log_err("%s %s: no such interface", what, ifname);
 	return -1;
 }
 
-/* Every interface @c names exists (except the device). */
-static int check_interfaces(const struct conf *c)
+/*
+ * Every interface @c names exists (except the device, and those of
+ * [slice]: a leased one is in its slice, and a lease failing is no
+ * reason to refuse the rest).
+ */
+static int check_interfaces(const struct dsrd *d, const struct conf *c)
 {
 	int ret = 0;
 	size_t i;
 
 	for (i = 0; i < c->dsr.nslaves; i++)
-		ret |= check_ifname(c->dsr.slaves[i], "[dsr] Interface");
+		ret |= check_ifname(d, c, c->dsr.slaves[i], "[dsr] Interface");
 	for (i = 0; i < c->nmf; i++)
-		ret |= check_ifname(c->mf[i].ifname, "[macfilter] Interface");
+		ret |= check_ifname(d, c, c->mf[i].ifname,
+				    "[macfilter] Interface");
 	for (i = 0; i < c->ntr; i++)
-		ret |= check_ifname(c->tr[i].ifname, "[transit] Interface");
+		ret |= check_ifname(d, c, c->tr[i].ifname,
+				    "[transit] Interface");
 	return ret;
 }
 
@@ -226,7 +245,7 @@ int apply_start(struct dsrd *d, const struct conf *c)
 			c->dsr.device, c->dsr.device);
 		return -1;
 	}
-	if (check_interfaces(c))
+	if (check_interfaces(d, c))
 		return -1;
 	if (dsr_create(d, c) || apply_all(d, c, &r))
 		goto undo;
@@ -235,6 +254,10 @@ int apply_start(struct dsrd *d, const struct conf *c)
 		goto undo;
 	}
 	log_info("%s: up", d->device);
+	sl_grant_all(d, c, &r);
+	if (r.failed)
+		log_err("slice: %d of the leases are not granted (logged above); the next reload tries again",
+			r.failed);
 	return 0;
 
 undo:
@@ -270,15 +293,22 @@ int apply_reload(struct dsrd *d, const struct conf *c)
 			d->device, c->dsr.device);
 		return -1;
 	}
-	if (check_interfaces(c) || reload_families(d, c))
+	if (check_interfaces(d, c) || reload_families(d, c))
 		return -1;
+	sl_revoke_gone(d, c, &r);
 	apply_all(d, c, &r);
+	sl_grant_all(d, c, &r);
 	return r.failed;
 }
 
+/* The slices keep their grants: each ends at its lease, or by ahctl. */
 int apply_teardown(struct dsrd *d)
 {
 	int ret = 0;
+
+	if (d->nsl)
+		log_info("slice: %zu grants stay (ahctl slice show)", d->nsl);
+	d->nsl = 0;
 
 	while (d->ntr)
 		if (tr_detach(d, d->ntr - 1)) {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Inside apply: the requests every family's step sends (apply.c), and the
- * steps of each family (apply_dsr.c, apply_macfilter.c, apply_transit.c).
+ * steps of each family (apply_dsr.c, apply_macfilter.c, apply_transit.c,
+ * apply_slice.c).
  */
 #ifndef DSRD_APPLY_H
 #define DSRD_APPLY_H
@@ -46,6 +47,19 @@ void mf_forget(struct dsrd *d, size_t i);
 /* transit: likewise */
 int tr_apply(struct dsrd *d, const struct conf *c, struct run *r);
 int tr_detach(struct dsrd *d, size_t i);
+
+/*
+ * slice: revoke the grants of dsrd that @c no longer leases (before the
+ * other steps, so that their interfaces are back in the node); grant each
+ * lease of @c whose interface is not granted (after them).  A lease that
+ * fails is logged and counted in @r, and the others still go: neither
+ * ever stops a start.
+ */
+void sl_revoke_gone(struct dsrd *d, const struct conf *c, struct run *r);
+void sl_grant_all(struct dsrd *d, const struct conf *c, struct run *r);
+/* @ifname is granted by dsrd and @c no longer leases it: it comes back */
+bool sl_returning(const struct dsrd *d, const struct conf *c,
+		  const char *ifname);
 
 /* dsr: the device, its parameters, slaves and address */
 int dsr_create(struct dsrd *d, const struct conf *c);

@@ -27,6 +27,7 @@ enum fam_id {
 	FAM_DSR,
 	FAM_MACFILTER,
 	FAM_TRANSIT,
+	FAM_SLICE,
 	__FAM_MAX,
 };
 
@@ -59,6 +60,18 @@ struct tr_applied {
 	uint32_t params[CONF_TR_NPARAMS];	/* every value */
 };
 
+/*
+ * A lease dsrd granted, or found granted as its config says (the same
+ * interface to a slice of the same label): dsrd's to revoke when the
+ * config drops it.  A grant of an interface the config does not lease,
+ * or to another slice, is someone else's and never touched.
+ */
+struct sl_applied {
+	char ifname[IFNAMSIZ];
+	char slice[SLICE_NAME_MAX];
+	uint32_t lease;		/* as the config said; 0: none */
+};
+
 struct dsrd {
 	/* command line */
 	const char *conf_path;
@@ -84,6 +97,8 @@ struct dsrd {
 	size_t nmf;
 	struct tr_applied tr[CONF_MAX_SECTIONS];
 	size_t ntr;
+	struct sl_applied sl[2 * CONF_MAX_SECTIONS];	/* see apply_slice.c */
+	size_t nsl;
 
 	/* logs */
 	struct statlog stats;	/* stats.fd < 0: none */

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * dsrd: set up a node of a DSR ad hoc network from a config file (dsr0,
- * its interfaces and address, the DSR parameters, macfilter, transit),
- * log the modules' notifications and counters, apply a changed config on
- * SIGHUP, undo it all on SIGTERM.  See docs/dsrd.8 and docs/dsrd.conf.5.
+ * its interfaces and address, the DSR parameters, macfilter, transit,
+ * the leases of interfaces to slices), log the modules' notifications and
+ * counters, apply a changed config on SIGHUP, undo it all on SIGTERM
+ * (the leases aside: they run on).  See docs/dsrd.8 and docs/dsrd.conf.5.
  *
  *	dsrd [-c FILE] [-n|--check] [-f] [-N NETNS] [-V] [-h]
  *
@@ -153,9 +154,9 @@ static void notify_status(struct dsrd *d, const char *state)
 	struct in_addr in = { .s_addr = d->addr };
 
 	inet_ntop(AF_INET, &in, a, sizeof(a));
-	notify_sendf(&d->notify, "%sSTATUS=%s up, %s/%u, %zu interfaces, macfilter on %zu, transit on %zu",
+	notify_sendf(&d->notify, "%sSTATUS=%s up, %s/%u, %zu interfaces, macfilter on %zu, transit on %zu, %zu leased to slices",
 		     state, d->device, a, d->prefix, d->nslaves, d->nmf,
-		     d->ntr);
+		     d->ntr, d->nsl);
 }
 
 /* ---- reload -------------------------------------------------------------- */

@@ -26,6 +26,7 @@
 
 #include <linux/ah_dsr.h>
 #include <linux/ah_macfilter.h>
+#include <linux/ah_slice.h>
 #include <linux/ah_transit.h>
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
@@ -39,7 +40,8 @@
 
 _Static_assert((int)DSR_A_MAX < ATTRS_MAX && (int)DSR_A_P_MAX < ATTRS_MAX &&
 	       (int)MACFILTER_A_MAX < ATTRS_MAX &&
-	       (int)TRANSIT_A_MAX < ATTRS_MAX, "ATTRS_MAX");
+	       (int)TRANSIT_A_MAX < ATTRS_MAX && (int)SLICE_A_MAX < ATTRS_MAX,
+	       "ATTRS_MAX");
 
 #define EVENTS_RCVBUF	(1 << 20)
 #define EVENTS_BATCH	64	/* datagrams read per wakeup */

@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dsrd: the slice leases of the config (see apply.c and
+ * include/uapi/linux/ah_slice.h).
+ *
+ * What is granted is the kernel's to know: each step starts from a GET
+ * dump of the grants of dsrd's namespace.  A lease whose interface is not
+ * granted is granted (again, if dsrd's grant ended since: the lease ran
+ * out); a grant dsrd made that the config no longer has is revoked.  A
+ * grant dsrd did not make is left alone, unless it is exactly what the
+ * config says (same interface, same slice's label): then it is taken as
+ * dsrd's, so that a restart of dsrd keeps its leases and can still
+ * revoke them.  Nothing here waits for a lease's end: the kernel revokes
+ * an expired lease itself, with or without dsrd, and the next reload
+ * grants it again.  dsrd leaves its grants in place when it stops.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/ah_slice.h>
+
+#include "apply.h"
+#include "dsrd.h"
+#include "log.h"
+
+/* how often to restart a dump the kernel flagged as inconsistent */
+#define DUMP_TRIES	5
+
+/* One grant of the kernel: the interface, as named in the node, and the
+ * slice's label. */
+struct sl_grant {
+	char ifname[IFNAMSIZ];
+	char name[SLICE_NAME_MAX];
+};
+
+struct sl_grants {
+	struct genl *g;
+	struct sl_grant *v;
+	size_t n, cap;
+};
+
+static int grants_cb(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[SLICE_A_MAX + 1];
+	struct sl_grants *k = arg;
+	struct sl_grant *more;
+	uint8_t cmd;
+
+	if (genl_parse(k->g, msg, &cmd, tb, SLICE_A_MAX) ||
+	    cmd != SLICE_CMD_GET || !tb[SLICE_A_IFNAME])
+		return 0;
+	if (k->n == k->cap) {
+		more = reallocarray(k->v, k->cap + 16, sizeof(*more));
+		if (!more) {
+			log_err("out of memory");
+			return -1;
+		}
+		k->v = more;
+		k->cap += 16;
+	}
+	memset(&k->v[k->n], 0, sizeof(k->v[k->n]));
+	attr_str(tb[SLICE_A_IFNAME], k->v[k->n].ifname, IFNAMSIZ);
+	attr_str(tb[SLICE_A_NAME], k->v[k->n].name, SLICE_NAME_MAX);
+	k->n++;
+	return 0;
+}
+
+/* Every grant of the node's namespace into @k; 0 or -1 (logged). */
+static int grants_read(struct dsrd *d, struct sl_grants *k)
+{
+	struct nl_msg *msg;
+	int tries, r = -1;
+
+	k->g = &d->fam[FAM_SLICE].req;
+	for (tries = 0; tries < DUMP_TRIES; tries++) {
+		k->n = 0;
+		msg = genl_new(k->g, SLICE_CMD_GET, NLM_F_DUMP, 0);
+		if (!msg)
+			break;
+		r = genl_request(k->g, msg, grants_cb, k);
+		if (r != GENL_DUMP_INTR)
+			break;
+	}
+	if (r == GENL_DUMP_INTR)
+		log_err("slice: the grants kept changing while being read");
+	if (r) {
+		log_err("slice: cannot read the grants; no lease changed");
+		return -1;
+	}
+	return 0;
+}
+
+static const struct sl_grant *grant_of(const struct sl_grants *k,
+				       const char *ifname)
+{
+	size_t i;
+
+	for (i = 0; i < k->n; i++)
+		if (!strcmp(k->v[i].ifname, ifname))
+			return &k->v[i];
+	return NULL;
+}
+
+static const char *label(const char *name)
+{
+	return name[0] ? name : "(no name)";
+}
+
+/* "3600 s", or "none" */
+static const char *lease_str(uint32_t lease, char *buf, size_t size)
+{
+	if (!lease)
+		return "none";
+	snprintf(buf, size, "%u s", lease);
+	return buf;
+}
+
+/* ---- what dsrd granted --------------------------------------------------- */
+
+static struct sl_applied *applied_of(struct dsrd *d, const char *ifname)
+{
+	size_t i;
+
+	for (i = 0; i < d->nsl; i++)
+		if (!strcmp(d->sl[i].ifname, ifname))
+			return &d->sl[i];
+	return NULL;
+}
+
+/*
+ * Room for one more: the config's leases, and the grants of earlier ones
+ * that could not be revoked yet.  0, or -1 (logged).
+ */
+static int applied_room(const struct dsrd *d, const char *ifname)
+{
+	if (d->nsl < ARRAY_SIZE(d->sl))
+		return 0;
+	log_err("slice %s: dsrd already holds %zu grants it could not revoke; not granted (ahctl slice revoke)",
+		ifname, d->nsl);
+	return -1;
+}
+
+static void applied_record(struct dsrd *d, const struct conf_slice *l)
+{
+	struct sl_applied *a = &d->sl[d->nsl++];
+
+	memset(a, 0, sizeof(*a));
+	memcpy(a->ifname, l->ifname, IFNAMSIZ);
+	memcpy(a->slice, l->slice, SLICE_NAME_MAX);
+	a->lease = l->lease;
+}
+
+static void applied_forget(struct dsrd *d, struct sl_applied *a)
+{
+	*a = d->sl[--d->nsl];
+}
+
+static const struct conf_slice *lease_of(const struct conf *c,
+					 const char *ifname)
+{
+	size_t i;
+
+	for (i = 0; i < c->nsl; i++)
+		if (!strcmp(c->sl[i].ifname, ifname))
+			return &c->sl[i];
+	return NULL;
+}
+
+bool sl_returning(const struct dsrd *d, const struct conf *c,
+		  const char *ifname)
+{
+	size_t i;
+
+	for (i = 0; i < d->nsl; i++)
+		if (!strcmp(d->sl[i].ifname, ifname))
+			return !lease_of(c, ifname);
+	return false;
+}
+
+/* ---- requests ------------------------------------------------------------ */
+
+static int sl_revoke(struct dsrd *d, const struct sl_applied *a)
+{
+	struct nl_msg *msg = dev_msg(d, FAM_SLICE, SLICE_CMD_REVOKE,
+				     a->ifname, 0);
+
+	if (!msg || fam_send(d, FAM_SLICE, msg)) {
+		log_err("slice %s: cannot revoke it from slice %s", a->ifname,
+			a->slice);
+		return -1;
+	}
+	log_info("slice %s: revoked from slice %s", a->ifname, a->slice);
+	return 0;
+}
+
+/* The slice's namespace; -1 if there is none (logged). */
+static int netns_open(const struct conf_slice *l)
+{
+	int fd = genl_netns_try_open(l->slice);
+
+	if (fd >= 0)
+		return fd;
+	if (fd == -ENOENT)
+		log_err("slice %s: network namespace \"%s\" does not exist (no /run/netns/%s: ip netns add %s); not granted",
+			l->ifname, l->slice, l->slice, l->slice);
+	else
+		log_err("slice %s: cannot open network namespace \"%s\": %s; not granted",
+			l->ifname, l->slice, strerror(-fd));
+	return -1;
+}
+
+/* GRANT @l to the namespace of @fd, with its name as the label */
+static int sl_grant(struct dsrd *d, const struct conf_slice *l, int fd)
+{
+	struct nl_msg *msg = dev_msg(d, FAM_SLICE, SLICE_CMD_GRANT,
+				     l->ifname, 0);
+
+	if (!msg)
+		return -1;
+	if (applied_room(d, l->ifname)) {
+		nlmsg_free(msg);
+		return -1;
+	}
+	if (nla_put_u32(msg, SLICE_A_NETNS_FD, (uint32_t)fd) ||
+	    nla_put_string(msg, SLICE_A_NAME, l->slice) ||
+	    nla_put_u8(msg, SLICE_A_MODE, l->mode) ||
+	    (l->lease && nla_put_u32(msg, SLICE_A_LEASE, l->lease)))
+		return put_failed(msg);
+	if (fam_send(d, FAM_SLICE, msg)) {
+		log_err("slice %s: cannot grant it to slice %s", l->ifname,
+			l->slice);
+		return -1;
+	}
+	applied_record(d, l);
+	if (l->lease)
+		log_info("slice %s: granted to slice %s for %u s", l->ifname,
+			 l->slice, l->lease);
+	else
+		log_info("slice %s: granted to slice %s until revoked",
+			 l->ifname, l->slice);
+	return 0;
+}
+
+/*
+ * Grant @l; if @a (dsrd's grant of the interface to another slice) is
+ * given, revoke that first, once the new slice's namespace is open.
+ */
+static int sl_move(struct dsrd *d, const struct conf_slice *l,
+		   struct sl_applied *a)
+{
+	int fd = netns_open(l), ret = -1;
+
+	if (fd < 0) {
+		if (a)
+			log_info("slice %s: stays granted to slice %s",
+				 a->ifname, a->slice);
+		return -1;
+	}
+	if (a) {
+		if (sl_revoke(d, a))
+			goto out;
+		applied_forget(d, a);
+	}
+	ret = sl_grant(d, l, fd);
+out:
+	close(fd);
+	return ret;
+}
+
+/* ---- the steps ----------------------------------------------------------- */
+
+/*
+ * The grants, if there is something to do (@todo): 1 read, 0 nothing to
+ * do, -1 (logged, counted).  A dsrd without leases sends nothing.
+ */
+static int sl_begin(struct dsrd *d, bool todo, struct sl_grants *k,
+		    struct run *r)
+{
+	if (!todo)
+		return 0;
+	if (!d->fam[FAM_SLICE].present) {
+		/* unloaded: rmmod revoked every grant */
+		d->nsl = 0;
+		return 0;
+	}
+	if (grants_read(d, k)) {
+		r->failed++;
+		return -1;
+	}
+	return 1;
+}
+
+void sl_revoke_gone(struct dsrd *d, const struct conf *c, struct run *r)
+{
+	struct sl_grants k = { 0 };
+	const struct sl_grant *g;
+	struct sl_applied *a;
+	bool todo = false;
+	size_t i;
+
+	for (i = 0; i < d->nsl; i++)
+		todo |= !lease_of(c, d->sl[i].ifname);
+	if (sl_begin(d, todo, &k, r) <= 0)
+		goto out;
+	for (i = d->nsl; i-- > 0;) {
+		a = &d->sl[i];
+		if (lease_of(c, a->ifname))
+			continue;
+		g = grant_of(&k, a->ifname);
+		if (!g) {
+			log_info("slice %s: the grant to slice %s has ended already",
+				 a->ifname, a->slice);
+		} else if (strcmp(g->name, a->slice)) {
+			log_info("slice %s: granted to slice %s, not by dsrd; left alone",
+				 a->ifname, label(g->name));
+		} else if (sl_revoke(d, a)) {
+			r->failed++;
+			continue;
+		}
+		applied_forget(d, a);
+	}
+out:
+	free(k.v);
+}
+
+/* One lease of the config, the grants as the kernel has them @k */
+static int sl_lease(struct dsrd *d, const struct conf_slice *l,
+		    const struct sl_grants *k)
+{
+	const struct sl_grant *g = grant_of(k, l->ifname);
+	struct sl_applied *a = applied_of(d, l->ifname);
+	char x[16], y[16];
+
+	if (a && (!g || strcmp(g->name, a->slice))) {
+		/* dsrd's grant ended: its lease ran out, or it was revoked */
+		log_info("slice %s: the grant to slice %s has ended%s",
+			 l->ifname, a->slice, g ? "" : "; granting it again");
+		applied_forget(d, a);
+		a = NULL;
+	}
+	if (!g)
+		return sl_move(d, l, NULL);
+	if (!a && !strcmp(g->name, l->slice)) {
+		if (applied_room(d, l->ifname))
+			return -1;
+		applied_record(d, l);
+		log_info("slice %s: granted to slice %s already; dsrd's lease from now on",
+			 l->ifname, l->slice);
+		return 0;
+	}
+	if (!a) {
+		log_err("slice %s: granted to slice %s, not by dsrd; not granted to slice %s (ahctl slice revoke dev %s)",
+			l->ifname, label(g->name), l->slice, l->ifname);
+		return -1;
+	}
+	if (strcmp(a->slice, l->slice))
+		return sl_move(d, l, a);
+	if (a->lease != l->lease) {
+		/* no request changes a running lease: the next grant has it */
+		log_info("slice %s: Lease %s -> %s takes effect when the grant to slice %s ends",
+			 l->ifname, lease_str(a->lease, x, sizeof(x)),
+			 lease_str(l->lease, y, sizeof(y)), l->slice);
+		a->lease = l->lease;
+	}
+	return 0;
+}
+
+void sl_grant_all(struct dsrd *d, const struct conf *c, struct run *r)
+{
+	struct sl_grants k = { 0 };
+	size_t i;
+
+	if (sl_begin(d, c->nsl > 0, &k, r) <= 0)
+		goto out;
+	for (i = 0; i < c->nsl; i++)
+		if (sl_lease(d, &c->sl[i], &k))
+			r->failed++;
+out:
+	free(k.v);
+}
