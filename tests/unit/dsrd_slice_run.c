@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dsrd's slice steps (userspace/dsrd/apply_slice.c), built with the rest
+ * of dsrd and run against the stand-in for the slice module
+ * (fake_slice.so, preloaded by test_dsrd_slice.sh):
+ *
+ *	dsrd_slice_run [NAME=VALUE | CONF]...
+ *
+ * The first CONF is applied as dsrd's start does (after the device is
+ * up: the grants), each further one as a SIGHUP does (the revocations
+ * before the other steps, the grants after them), in one process, so
+ * what dsrd granted carries over.  NAME=VALUE sets an environment
+ * variable of the stand-in (FAKE_NETNS, FAKE_SLICE_ERROR; an empty VALUE
+ * unsets it) before the next CONF.  Before each CONF, "-- CONF" goes to
+ * $FAKE_SLICE_LOG, which then holds the requests it made; after it, one
+ * line to stdout: "CONF: failed N; granted by dsrd: IFACE=SLICE[/LEASE]...".
+ * dsrd's messages go to stderr.  Exit status 1 if a CONF is invalid or
+ * the family cannot be opened.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apply.h"
+#include "daemon.h"
+#include "dsrd.h"
+#include "log.h"
+
+static void mark(const char *conf)
+{
+	const char *path = getenv("FAKE_SLICE_LOG");
+	FILE *f = path ? fopen(path, "a") : NULL;
+
+	if (!f)
+		return;
+	fprintf(f, "-- %s\n", conf);
+	fclose(f);
+}
+
+static int run_conf(struct dsrd *d, const char *path, bool first)
+{
+	struct run r = { .keep_going = true };
+	char err[1024];
+	struct conf c;
+	size_t i;
+
+	conf_init(&c);
+	if (conf_load(&c, path, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		conf_free(&c);
+		return -1;
+	}
+	mark(path);
+	if (!first)
+		sl_revoke_gone(d, &c, &r);
+	sl_grant_all(d, &c, &r);
+	printf("%s: failed %d; granted by dsrd:", path, r.failed);
+	for (i = 0; i < d->nsl; i++) {
+		printf(" %s=%s", d->sl[i].ifname, d->sl[i].slice);
+		if (d->sl[i].lease)
+			printf("/%u", d->sl[i].lease);
+	}
+	putchar('\n');
+	fflush(stdout);
+	conf_free(&c);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static struct dsrd d;
+	struct fam *fam = &d.fam[FAM_SLICE];
+	bool first = true;
+	char *eq;
+	int i;
+
+	prog_name = DSRD_NAME;
+	log_init();
+	fam->f = &slice_family;
+	if (genl_open(&fam->req, NULL, &slice_family.desc))
+		return 1;
+	fam->present = true;
+	for (i = 1; i < argc; i++) {
+		eq = strchr(argv[i], '=');
+		if (eq) {
+			*eq = '\0';
+			if (eq[1])
+				setenv(argv[i], eq + 1, 1);
+			else
+				unsetenv(argv[i]);
+			continue;
+		}
+		if (run_conf(&d, argv[i], first))
+			return 1;
+		first = false;
+	}
+	genl_close(&fam->req);
+	return 0;
+}
