@@ -4,7 +4,7 @@
  * of dsrd and run against the stand-in for the slice module
  * (fake_slice.so, preloaded by test_dsrd_slice.sh):
  *
- *	dsrd_slice_run [NAME=VALUE | CONF]...
+ *	dsrd_slice_run [NAME=VALUE | stats:FILE | CONF]...
  *
  * The first CONF is applied as dsrd's start does (after the device is
  * up: the grants), each further one as a SIGHUP does (the revocations
@@ -14,6 +14,8 @@
  * unsets it) before the next CONF.  Before each CONF, "-- CONF" goes to
  * $FAKE_SLICE_LOG, which then holds the requests it made; after it, one
  * line to stdout: "CONF: failed N; granted by dsrd: IFACE=SLICE[/LEASE]...".
+ * stats:FILE writes one stats line to FILE, as every StatsInterval does
+ * (the slice family's part only: the other modules are not there).
  * dsrd's messages go to stderr.  Exit status 1 if a CONF is invalid or
  * the family cannot be opened.
  */
@@ -67,6 +69,19 @@ static int run_conf(struct dsrd *d, const char *path, bool first)
 	return 0;
 }
 
+static int stats(struct dsrd *d, const char *path)
+{
+	int err = statlog_open(&d->stats, path, CONF_MAX_BYTES, 0);
+
+	if (err) {
+		fprintf(stderr, "%s: %s\n", path, strerror(-err));
+		return -1;
+	}
+	stats_write(d);
+	statlog_close(&d->stats);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct dsrd d;
@@ -81,7 +96,14 @@ int main(int argc, char **argv)
 	if (genl_open(&fam->req, NULL, &slice_family.desc))
 		return 1;
 	fam->present = true;
+	d.stats.fd = -1;
+	d.events.fd = -1;
 	for (i = 1; i < argc; i++) {
+		if (!strncmp(argv[i], "stats:", 6)) {
+			if (stats(&d, argv[i] + 6))
+				return 1;
+			continue;
+		}
 		eq = strchr(argv[i], '=');
 		if (eq) {
 			*eq = '\0';

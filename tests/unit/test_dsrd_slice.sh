@@ -189,6 +189,12 @@ has "another Slice that does not exist: the grant stays" "$stderr" \
 	"dsrd: slice wlan0: network namespace \"blue\" does not exist" \
 	"dsrd: slice wlan0: stays granted to slice red"
 
+# ---- the stats line ---------------------------------------------------------
+run "stats:$TMP/stats.jsonl"
+same "stats: every grant of the node, by interface, as ahctl slice show -j" \
+	"$(sed 's/^{"time":"[^"]*",//' "$TMP/stats.jsonl")" \
+'"slice":{"wlan1":{"ifindex":5,"name":"","mode":"move","age":42,"slice_ifindex":2,"slice_ifname":"wlan1","rx_packets":0,"rx_bytes":0,"tx_packets":1,"tx_bytes":90,"spoofed":0},"wlan0":{"ifindex":3,"name":"red","mode":"move","lease_left":3594988,"age":5012,"slice_ifindex":2,"slice_ifname":"wlan0","rx_packets":10,"rx_bytes":1200,"tx_packets":8,"tx_bytes":900,"spoofed":1}}}'
+
 # ---- the kernel refuses -----------------------------------------------------
 run FAKE_SLICE_ERROR="1:no CAP_NET_ADMIN" start
 same "the grants cannot be read: nothing else is sent" "$stdout

@@ -146,7 +146,7 @@ void events_read(struct dsrd *d, struct fam *fam);
 int logs_open(struct dsrd *d, const struct conf *c);
 void logs_close(struct dsrd *d);
 
-/* One stats line: every counter of the three modules. */
+/* One stats line: every counter of the modules. */
 void stats_write(struct dsrd *d);
 
 /* "2024-05-01T12:00:00.123Z" */

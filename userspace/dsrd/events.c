@@ -2,7 +2,7 @@
 /*
  * What dsrd writes while it runs: one JSON line per kernel notification
  * (the events log) and one per StatsInterval with every counter of the
- * three modules (the stats log).
+ * modules (the stats log).
  *
  * An event line is what "ahctl FAMILY monitor -j" prints, with the time,
  * the family and the command in front:
@@ -14,7 +14,7 @@
  *
  *	{"time":"...","dsr":{"rreq_sent":3,...},
  *	 "macfilter":{"eth0":{"ifindex":2,"mode":"deny",...}},
- *	 "transit":{"wlan0":{...}}}
+ *	 "transit":{"wlan0":{...}},"slice":{"wlan1":{"name":"red",...}}}
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -287,7 +287,10 @@ struct dump {
 	struct json *j;
 };
 
-/* One device of a GET_DEV dump: "ifname": { its attributes }. */
+/*
+ * One device of a GET_DEV dump (slice: one grant of a GET dump):
+ * "ifname": { its attributes }.
+ */
 static int dev_cb(struct nl_msg *msg, void *arg)
 {
 	struct nlattr *tb[ATTRS_MAX + 1];
@@ -296,7 +299,9 @@ static int dev_cb(struct nl_msg *msg, void *arg)
 	uint8_t cmd;
 
 	_Static_assert((int)MACFILTER_A_IFNAME == (int)TRANSIT_A_IFNAME &&
-		       (int)MACFILTER_A_IFINDEX == (int)TRANSIT_A_IFINDEX,
+		       (int)MACFILTER_A_IFINDEX == (int)TRANSIT_A_IFINDEX &&
+		       (int)MACFILTER_A_IFNAME == (int)SLICE_A_IFNAME &&
+		       (int)MACFILTER_A_IFINDEX == (int)SLICE_A_IFINDEX,
 		       "one IFNAME and IFINDEX attribute");
 	if (genl_parse(&x->fam->req, msg, &cmd, tb, x->fam->f->maxattr) ||
 	    !attr_str(tb[MACFILTER_A_IFNAME], name, sizeof(name)))
@@ -357,6 +362,8 @@ void stats_write(struct dsrd *d)
 	stats_dsr(d, &l.j);
 	stats_devs(d, FAM_MACFILTER, MACFILTER_CMD_GET_DEV, &l.j);
 	stats_devs(d, FAM_TRANSIT, TRANSIT_CMD_GET_DEV, &l.j);
+	/* every grant of the node: the interface, as named there */
+	stats_devs(d, FAM_SLICE, SLICE_CMD_GET, &l.j);
 	if (line_end(&l))
 		return;
 	log_write(d, &d->stats, &d->stats_warned, "stats", l.buf, l.len);
