@@ -2,8 +2,11 @@
 /*
  * Generic netlink family "dsr".  Every request names a dsr device; changes
  * run under RTNL (taken in pre_doit with the lookup, as batman-adv does),
- * need CAP_NET_ADMIN and are announced on the "config" group; routing
- * events go to the "events" group, which only CAP_NET_ADMIN may join.
+ * need CAP_NET_ADMIN over the device's namespace (GENL_UNS_ADMIN_PERM: a
+ * slice that runs its own dsr0 in a namespace of its own user namespace
+ * configures it; see kmod/slice) and are announced on the "config" group;
+ * routing events go to the "events" group, which only CAP_NET_ADMIN may
+ * join.
  * Every command is strictly validated; the parameters travel in their own
  * nest (DSR_A_PARAMS), whose policy holds each parameter's range.  Dumps
  * copy out under the device lock, resuming from a cursor.
@@ -831,7 +834,7 @@ DSR_DUMP_FN(negcache, DSR_CMD_GET_NEGCACHE, dsr_walk_negcache)
 		.doit = _fn,						\
 		.policy = _policy,					\
 		.maxattr = DSR_A_MAX,					\
-		.flags = GENL_ADMIN_PERM,				\
+		.flags = GENL_UNS_ADMIN_PERM,			\
 	}
 
 #define DSR_DUMP(_cmd, _fn)						\

@@ -29,7 +29,8 @@ hold_static_keys() {
 	AH_KEYS_HOLDER=$!
 	# ingress_needed_key, egress_needed_key (tcx on 6.12): a clsact on lo
 	tc qdisc add dev lo clsact 2>/dev/null
-	# nf_hooks_needed[ipv4, ipv6][every hook], and the netdev ingress hook
+	# nf_hooks_needed[ipv4, ipv6][every hook], and the netdev ingress and
+	# egress hooks (kmod/slice hooks a granted interface's egress)
 	nft -f - <<-'NFT' 2>/dev/null
 		table inet ah_keys {
 			chain prerouting { type filter hook prerouting priority 0; }
@@ -40,6 +41,12 @@ hold_static_keys() {
 		}
 		table netdev ah_keys {
 			chain ingress { type filter hook ingress device lo priority 0; }
+		}
+	NFT
+	# (a table of its own: an nft without the egress hook keeps the rest)
+	nft -f - <<-'NFT' 2>/dev/null
+		table netdev ah_keys_egress {
+			chain egress { type filter hook egress device lo priority 0; }
 		}
 	NFT
 	[ -d "$tracefs/events" ] || mount -t tracefs nodev "$tracefs" 2>/dev/null
@@ -70,6 +77,7 @@ release_static_keys() {
 	[ -n "$AH_KEYS_HOLDER" ] && kill "$AH_KEYS_HOLDER" 2>/dev/null
 	nft delete table inet ah_keys 2>/dev/null
 	nft delete table netdev ah_keys 2>/dev/null
+	nft delete table netdev ah_keys_egress 2>/dev/null
 	tc qdisc del dev lo clsact 2>/dev/null
 	return 0
 }

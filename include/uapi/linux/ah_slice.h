@@ -16,9 +16,11 @@
  * revoked.  The kernel revokes an expired lease itself.
  *
  * While granted, a frame the slice sends whose source MAC is not the
- * interface's, or whose IPv4 source is not one of the interface's
- * addresses (0.0.0.0 allowed, for DHCP), is dropped and counted
- * (SPOOFED); the interface's MAC cannot be changed.
+ * interface's, or whose IPv4 source is not one of the addresses of the
+ * interface or of its master (0.0.0.0 allowed, for DHCP; and a DSR
+ * packet relayed by a slave of the slice's own dsr0 keeps its
+ * originator's), is dropped and counted (SPOOFED); the interface's MAC
+ * cannot be changed.
  *
  * Every grant and revocation is announced on the "config" group (joining
  * it needs CAP_NET_ADMIN) as a GRANT or REVOKE message with the grant's
