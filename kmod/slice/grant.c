@@ -14,6 +14,7 @@
 #include <linux/workqueue.h>
 
 #include "ah_compat.h"
+#include "ah_debug.h"
 #include "slice.h"
 
 LIST_HEAD(slice_grants);
@@ -88,6 +89,11 @@ static void slice_lease_fn(struct work_struct *work)
 void slice_grant_stats(const struct slice_grant *g,
 		       struct rtnl_link_stats64 *now)
 {
+	if (g->mode == SLICE_MODE_MAP) {
+		/* the mapper device's own, from 0 */
+		dev_get_stats(g->vdev, now);
+		return;
+	}
 	dev_get_stats(g->dev, now);
 	now->rx_packets -= g->base.rx_packets;
 	now->rx_bytes -= g->base.rx_bytes;
@@ -112,8 +118,59 @@ static int slice_move(struct slice_grant *g, struct net *net, const char *pat)
 	return err;
 }
 
-int slice_grant(struct net_device *dev, struct net *slice, const char *name,
-		u8 mode, u32 lease, struct netlink_ext_ack *extack)
+/* move mode: the interface itself goes to the slice */
+static int slice_move_start(struct slice_grant *g,
+			    struct netlink_ext_ack *extack)
+{
+	int err;
+
+	if (ah_netns_local(g->dev)) {
+		NL_SET_ERR_MSG(extack,
+			       "the interface cannot leave its namespace (a wireless one moves with its phy: iw phy PHY set netns)");
+		return -EOPNOTSUPP;
+	}
+	err = slice_move(g, g->slice, NULL);
+	if (err) {
+		NL_SET_ERR_MSG(extack,
+			       "the interface could not move into the slice's namespace");
+		return err;
+	}
+	err = slice_egress_start(g);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "could not hook the interface's egress");
+		if (slice_move(g, g->node, g->ifname))
+			netdev_warn(g->dev,
+				    "slice: stays in the slice's namespace\n");
+		return err;
+	}
+	/* the slice cannot move it on; our own moves clear this first */
+	ah_set_netns_local(g->dev);
+	return 0;
+}
+
+/*
+ * The device goes back to the node unless it is being removed, or the
+ * node's namespace is what goes (it is left to the slice's, which hands
+ * it on as any namespace does at its exit).
+ */
+static void slice_move_stop(struct slice_grant *g, u8 reason)
+{
+	struct net_device *dev = g->dev;
+	bool back = reason != SLICE_REASON_DEV_GONE &&
+		    reason != SLICE_REASON_NODE_EXIT;
+
+	slice_egress_stop(g);
+	ah_clear_netns_local(dev);
+	if (!back || net_eq(dev_net(dev), g->node))
+		return;
+	if (slice_move(g, g->node, g->ifname))
+		netdev_warn(dev, "slice: could not return to the node\n");
+	else if (g->was_up)
+		dev_change_flags(dev, dev->flags | IFF_UP, NULL);
+}
+
+int slice_grant(struct net_device *dev, struct net *slice,
+		const struct slice_req *req, struct netlink_ext_ack *extack)
 {
 	struct slice_grant *g;
 	int err;
@@ -135,11 +192,6 @@ int slice_grant(struct net_device *dev, struct net *slice, const char *name,
 		NL_SET_ERR_MSG(extack, "the loopback interface is the node's");
 		return -EINVAL;
 	}
-	if (ah_netns_local(dev)) {
-		NL_SET_ERR_MSG(extack,
-			       "the interface cannot leave its namespace (a wireless one moves with its phy: iw phy PHY set netns)");
-		return -EOPNOTSUPP;
-	}
 	if (!check_net(slice)) {
 		NL_SET_ERR_MSG(extack, "the slice's namespace is going away");
 		return -ENOENT;
@@ -153,60 +205,44 @@ int slice_grant(struct net_device *dev, struct net *slice, const char *name,
 	g->slice = slice;
 	strscpy(g->ifname, dev->name, sizeof(g->ifname));
 	g->ifindex = dev->ifindex;
-	strscpy(g->name, name ?: "", sizeof(g->name));
-	g->mode = mode;
+	strscpy(g->name, req->name ?: "", sizeof(g->name));
+	g->mode = req->mode;
 	g->was_up = !!(dev->flags & IFF_UP);
 	g->since = jiffies;
-	if (lease)
-		g->expires = (jiffies + msecs_to_jiffies(lease * 1000U)) ?: 1;
+	if (req->lease)
+		g->expires = (jiffies + msecs_to_jiffies(req->lease * 1000U)) ?: 1;
 	atomic64_set(&g->spoofed, 0);
-	dev_get_stats(dev, &g->base);
+	memcpy(g->keep, req->keep, sizeof(g->keep));
+	g->n_keep = req->n_keep;
 
-	err = slice_move(g, slice, NULL);
+	if (g->mode == SLICE_MODE_MAP) {
+		err = slice_map_start(g, extack);
+	} else {
+		dev_get_stats(dev, &g->base);
+		err = slice_move_start(g, extack);
+	}
 	if (err) {
-		NL_SET_ERR_MSG(extack,
-			       "the interface could not move into the slice's namespace");
 		kfree(g);
 		return err;
 	}
-	err = slice_egress_start(g);
-	if (err) {
-		NL_SET_ERR_MSG(extack, "could not hook the interface's egress");
-		if (slice_move(g, g->node, g->ifname))
-			netdev_warn(dev, "slice: stays in the slice's namespace\n");
-		kfree(g);
-		return err;
-	}
-	/* the slice cannot move it on; our own moves clear this first */
-	ah_set_netns_local(dev);
 	list_add_tail(&g->list, &slice_grants);
+	ah_obj_created("grant", g);
 	slice_notify(g, SLICE_CMD_GRANT, -1);
 	slice_lease_arm();
 	return 0;
 }
 
-/*
- * End a grant (RTNL held).  The device goes back to the node unless it is
- * being removed, or the node's namespace is what goes (it is left to the
- * slice's, which hands it on as any namespace does at its exit).
- */
+/* End a grant (RTNL held). */
 void slice_revoke(struct slice_grant *g, u8 reason)
 {
-	struct net_device *dev = g->dev;
-	bool back = reason != SLICE_REASON_DEV_GONE &&
-		    reason != SLICE_REASON_NODE_EXIT;
-
 	ASSERT_RTNL();
 	slice_notify(g, SLICE_CMD_REVOKE, reason);
-	slice_egress_stop(g);
 	list_del(&g->list);
-	ah_clear_netns_local(dev);
-	if (back && !net_eq(dev_net(dev), g->node)) {
-		if (slice_move(g, g->node, g->ifname))
-			netdev_warn(dev, "slice: could not return to the node\n");
-		else if (g->was_up)
-			dev_change_flags(dev, dev->flags | IFF_UP, NULL);
-	}
+	if (g->mode == SLICE_MODE_MAP)
+		slice_map_stop(g);
+	else
+		slice_move_stop(g, reason);
+	ah_obj_destroyed("grant", g);
 	kfree(g);
 	slice_lease_arm();
 }
@@ -223,8 +259,9 @@ static int slice_netdev_event(struct notifier_block *nb, unsigned long event,
 	if (!g || g->moving)
 		return NOTIFY_DONE;
 	if (event == NETDEV_PRE_CHANGEADDR)
-		/* the slice keeps the interface's own MAC */
-		return notifier_from_errno(-EPERM);
+		/* the slice keeps the interface's own MAC (map: the node's) */
+		return g->mode == SLICE_MODE_MOVE ?
+		       notifier_from_errno(-EPERM) : NOTIFY_DONE;
 	/* removed (or moved by someone else: then no longer ours either) */
 	slice_revoke(g, SLICE_REASON_DEV_GONE);
 	return NOTIFY_DONE;

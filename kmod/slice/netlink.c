@@ -33,6 +33,10 @@ static struct netlink_range_validation slice_lease_range = {
 	.max = SLICE_LEASE_MAX,
 };
 
+static const struct nla_policy slice_keep_policy[SLICE_A_MAX + 1] = {
+	[SLICE_A_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
+};
+
 static const struct nla_policy slice_grant_policy[SLICE_A_MAX + 1] = {
 	SLICE_DEV_POLICY,
 	[SLICE_A_NETNS_FD] = { .type = NLA_U32 },
@@ -40,6 +44,7 @@ static const struct nla_policy slice_grant_policy[SLICE_A_MAX + 1] = {
 	[SLICE_A_NAME] = { .type = NLA_NUL_STRING, .len = SLICE_NAME_MAX - 1 },
 	[SLICE_A_MODE] = NLA_POLICY_MAX(NLA_U8, SLICE_MODE_MAX),
 	[SLICE_A_LEASE] = NLA_POLICY_FULL_RANGE(NLA_U32, &slice_lease_range),
+	[SLICE_A_KEEP] = NLA_POLICY_NESTED(slice_keep_policy),
 };
 
 /* ---- messages ---------------------------------------------------------- */
@@ -47,8 +52,11 @@ static const struct nla_policy slice_grant_policy[SLICE_A_MAX + 1] = {
 static int slice_fill(struct sk_buff *skb, const struct slice_grant *g,
 		      u32 portid, u32 seq, int flags, u8 cmd, int reason)
 {
+	const struct net_device *sdev = g->vdev ?: g->dev;
 	struct rtnl_link_stats64 st;
+	struct nlattr *keep;
 	void *hdr;
+	int i;
 
 	hdr = genlmsg_put(skb, portid, seq, &slice_genl_family, flags, cmd);
 	if (!hdr)
@@ -61,8 +69,8 @@ static int slice_fill(struct sk_buff *skb, const struct slice_grant *g,
 	    nla_put_u64_64bit(skb, SLICE_A_AGE,
 			      jiffies_to_msecs(jiffies - g->since),
 			      SLICE_A_PAD) ||
-	    nla_put_u32(skb, SLICE_A_SLICE_IFINDEX, g->dev->ifindex) ||
-	    nla_put_string(skb, SLICE_A_SLICE_IFNAME, g->dev->name) ||
+	    nla_put_u32(skb, SLICE_A_SLICE_IFINDEX, sdev->ifindex) ||
+	    nla_put_string(skb, SLICE_A_SLICE_IFNAME, sdev->name) ||
 	    nla_put_u64_64bit(skb, SLICE_A_RX_PACKETS, st.rx_packets,
 			      SLICE_A_PAD) ||
 	    nla_put_u64_64bit(skb, SLICE_A_RX_BYTES, st.rx_bytes,
@@ -81,6 +89,17 @@ static int slice_fill(struct sk_buff *skb, const struct slice_grant *g,
 		goto cancel;
 	if (reason >= 0 && nla_put_u8(skb, SLICE_A_REASON, reason))
 		goto cancel;
+	if (g->mode == SLICE_MODE_MAP) {
+		if (nla_put_in_addr(skb, SLICE_A_ADDR, g->addr))
+			goto cancel;
+		keep = nla_nest_start(skb, SLICE_A_KEEP);
+		if (!keep)
+			goto cancel;
+		for (i = 0; i < g->n_keep; i++)
+			if (nla_put_u16(skb, SLICE_A_PORT, g->keep[i]))
+				goto cancel;
+		nla_nest_end(skb, keep);
+	}
 	genlmsg_end(skb, hdr);
 	return 0;
 cancel:
@@ -168,14 +187,53 @@ static struct net *slice_target_net(struct genl_info *info)
 	return net;
 }
 
+/* what a grant asks for, checked before anything changes */
+static int slice_parse_req(struct genl_info *info, struct slice_req *req)
+{
+	struct nlattr **a = info->attrs;
+	struct nlattr *port;
+	int rem;
+
+	memset(req, 0, sizeof(*req));
+	req->name = a[SLICE_A_NAME] ? nla_data(a[SLICE_A_NAME]) : NULL;
+	req->mode = a[SLICE_A_MODE] ? nla_get_u8(a[SLICE_A_MODE]) :
+		    SLICE_MODE_MOVE;
+	req->lease = a[SLICE_A_LEASE] ? nla_get_u32(a[SLICE_A_LEASE]) : 0;
+	if (!a[SLICE_A_KEEP])
+		return 0;
+	if (req->mode != SLICE_MODE_MAP) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[SLICE_A_KEEP],
+				    "only a map grant keeps ports for the node");
+		return -EINVAL;
+	}
+	nla_for_each_nested(port, a[SLICE_A_KEEP], rem) {
+		if (nla_type(port) != SLICE_A_PORT) {
+			NL_SET_ERR_MSG_ATTR(info->extack, port,
+					    "keep holds ports only");
+			return -EINVAL;
+		}
+		if (req->n_keep == SLICE_KEEP_MAX) {
+			NL_SET_ERR_MSG_ATTR(info->extack, port,
+					    "too many ports to keep");
+			return -E2BIG;
+		}
+		req->keep[req->n_keep++] = nla_get_u16(port);
+	}
+	return 0;
+}
+
 static int slice_cmd_grant(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **a = info->attrs;
 	struct net *node = genl_info_net(info), *slice;
 	struct net_device *dev;
 	struct slice_grant *g;
+	struct slice_req req;
 	int err;
 
+	err = slice_parse_req(info, &req);
+	if (err)
+		return err;
 	dev = ah_genl_dev(node, a[SLICE_A_IFINDEX], a[SLICE_A_IFNAME],
 			  info->extack);
 	if (IS_ERR(dev)) {
@@ -200,12 +258,7 @@ static int slice_cmd_grant(struct sk_buff *skb, struct genl_info *info)
 		err = -EPERM;
 		goto out;
 	}
-	err = slice_grant(dev, slice,
-			  a[SLICE_A_NAME] ? nla_data(a[SLICE_A_NAME]) : NULL,
-			  a[SLICE_A_MODE] ? nla_get_u8(a[SLICE_A_MODE]) :
-			  SLICE_MODE_MOVE,
-			  a[SLICE_A_LEASE] ? nla_get_u32(a[SLICE_A_LEASE]) : 0,
-			  info->extack);
+	err = slice_grant(dev, slice, &req, info->extack);
 out:
 	put_net(slice);
 	return err;

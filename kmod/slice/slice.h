@@ -35,7 +35,23 @@ struct slice_grant {
 	unsigned long expires;		/* jiffies; 0: no lease */
 	struct rtnl_link_stats64 base;	/* the device's counters at grant */
 	atomic64_t spoofed;
-	struct nf_hook_ops egress_ops;
+	struct nf_hook_ops egress_ops;	/* move: the spoof check */
+	/* map mode */
+	struct net_device *vdev;	/* the slice's mapper device */
+	__be32 addr;			/* the mapped address */
+	u16 keep[SLICE_KEEP_MAX];	/* ports the node keeps */
+	u8 n_keep;
+	bool rx_on;			/* rx_ops registered */
+	struct nf_hook_ops rx_ops;	/* in the node: to the slice */
+};
+
+/* what a grant request asks for besides the device and the slice */
+struct slice_req {
+	const char *name;
+	u8 mode;
+	u32 lease;
+	u16 keep[SLICE_KEEP_MAX];
+	u8 n_keep;
 };
 
 /* grant.c */
@@ -43,8 +59,8 @@ extern struct list_head slice_grants;
 struct slice_grant *slice_grant_by_dev(const struct net_device *dev);
 struct slice_grant *slice_grant_by_node(const struct net *node, int ifindex,
 					const char *ifname);
-int slice_grant(struct net_device *dev, struct net *slice, const char *name,
-		u8 mode, u32 lease, struct netlink_ext_ack *extack);
+int slice_grant(struct net_device *dev, struct net *slice,
+		const struct slice_req *req, struct netlink_ext_ack *extack);
 void slice_revoke(struct slice_grant *g, u8 reason);
 void slice_grant_stats(const struct slice_grant *g,
 		       struct rtnl_link_stats64 *now);
@@ -54,6 +70,10 @@ void slice_grants_exit(void);
 /* egress.c */
 int slice_egress_start(struct slice_grant *g);
 void slice_egress_stop(struct slice_grant *g);
+
+/* map.c */
+int slice_map_start(struct slice_grant *g, struct netlink_ext_ack *extack);
+void slice_map_stop(struct slice_grant *g);
 
 /* netlink.c */
 int slice_genl_init(void);

@@ -200,18 +200,36 @@ test_rmmod() {
 # the slice reaches 3 over 2.
 #
 #   slice u (node 1's eth0, dsr0 10.0.0.1) --- 2 (dsr0) --- 3 (dsr0)
+# as_slice CMD...: CMD as the slice's root (its user namespace's when it
+# has one)
+as_slice() {
+	if [[ -n $UPID ]]; then
+		nsenter -t "$UPID" -U -n "$@"
+	else
+		nsenter --net="/run/netns/${AH_PREFIX}u" "$@"
+	fi
+}
+
 test_userns_dsr() {
-	local upid un err hops
+	local un=/run/netns/${AH_PREFIX}u err hops
 	fresh || return 1
-	unshare --user --map-root-user --net sleep 600 &
-	upid=$!
-	busywait 3000 not test /proc/$upid/ns/net -ef /proc/self/ns/net ||
-		return 1
-	# ip netns and ah_cleanup know it by a name
-	un=/run/netns/${AH_PREFIX}u
-	touch "$un" && mount --bind "/proc/$upid/ns/net" "$un" || return 1
-	check "grant to the slice's process" \
-		ahctl -n "$N1" slice grant dev eth0 netns pid "$upid" || return 1
+	UPID=
+	if unshare --user --map-root-user true 2>/dev/null; then
+		unshare --user --map-root-user --net sleep 600 &
+		UPID=$!
+		busywait 3000 not test /proc/$UPID/ns/net -ef /proc/self/ns/net ||
+			return 1
+		# ip netns and ah_cleanup know it by a name
+		touch "$un" && mount --bind "/proc/$UPID/ns/net" "$un" || return 1
+		check "grant to the slice's process" \
+			ahctl -n "$N1" slice grant dev eth0 netns pid "$UPID" ||
+			return 1
+	else
+		# the debug kernel has no CONFIG_USER_NS: the same data path
+		# in a slice whose root is the node's
+		diag "no user namespaces in this kernel: the slice's root is the node's, its refusals are not checked"
+		slice u && grant eth0 u || return 1
+	fi
 	# the node's admin (not the slice's) puts macfilter on it: 1 and 3
 	# do not hear each other
 	load_module macfilter &&
@@ -219,8 +237,7 @@ test_userns_dsr() {
 	nsenter --net="$un" ahctl macfilter add dev eth0 "$(node_mac 3)" &&
 	mf 3 attach dev eth0 && mf 3 add dev eth0 "$(node_mac 1)" || return 1
 	dsr_setup 2 3 || return 1
-	# as the slice's root
-	nsenter -t "$upid" -U -n ip -b - <<-EOF || return 1
+	as_slice ip -b - <<-EOF || return 1
 		link set lo up
 		link add dsr0 type dsr
 		link set eth0 master dsr0
@@ -229,22 +246,26 @@ test_userns_dsr() {
 		link set dsr0 up
 	EOF
 	check "the slice's root sets its dsr0's parameters" \
-		nsenter -t "$upid" -U -n ahctl dsr param set dsr0 rto_min_ms \
+		as_slice ahctl dsr param set dsr0 rto_min_ms \
 			$((50 * ${AH_TIME_SCALE:-1})) &&
 	check "the slice reaches 3" \
-		nsenter -t "$upid" -U -n ping -c 3 -i 0.3 -W 3 -q "$(node_ip 3)" >/dev/null ||
-		nsenter -t "$upid" -U -n ping -c 3 -i 0.3 -W 3 -q "$(node_ip 3)" >/dev/null ||
+		as_slice ping -c 3 -i 0.3 -W 3 -q "$(node_ip 3)" >/dev/null ||
+		as_slice ping -c 3 -i 0.3 -W 3 -q "$(node_ip 3)" >/dev/null ||
 		return 1
-	hops=$(nsenter -t "$upid" -U -n ahctl -j dsr route show dsr0 |
+	hops=$(as_slice ahctl -j dsr route show dsr0 |
 		jq -r --arg d "$(node_ip 3)" '[.[] | select(.dst == $d) | .hopcount] | min // 0')
-	check "  over 2 (hops: $hops)" test "$hops" == 2 &&
-	err=$(nsenter -t "$upid" -U -n ahctl macfilter detach dev eth0 2>&1)
-	diag "macfilter from the slice: $err"
-	check "macfilter refuses the slice's root" grep -qi "not permitted" <<< "$err" &&
-	check "  and its list stays" \
-		nsenter --net="$un" ahctl macfilter show dev eth0 >/dev/null &&
-	err=$(nsenter -t "$upid" -U -n ahctl slice grant dev dsr0 netns pid "$upid" 2>&1)
-	check "slice refuses the slice's root" grep -qi "not permitted" <<< "$err" &&
+	check "  over 2 (hops: $hops)" test "$hops" == 2 || return 1
+	if [[ -n $UPID ]]; then
+		err=$(as_slice ahctl macfilter detach dev eth0 2>&1)
+		diag "macfilter from the slice: $err"
+		check "macfilter refuses the slice's root" \
+			grep -qi "not permitted" <<< "$err" &&
+		check "  and its list stays" \
+			nsenter --net="$un" ahctl macfilter show dev eth0 >/dev/null &&
+		err=$(as_slice ahctl slice grant dev dsr0 netns pid "$UPID" 2>&1)
+		check "slice refuses the slice's root" \
+			grep -qi "not permitted" <<< "$err" || return 1
+	fi
 	check "revoke" revoke eth0 && node1_back
 }
 

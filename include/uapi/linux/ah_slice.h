@@ -22,6 +22,18 @@
  * originator's), is dropped and counted (SPOOFED); the interface's MAC
  * cannot be changed.
  *
+ * In map mode (seed 003's "virtual mapper") the interface stays the
+ * node's, with its addresses, DHCP lease, macfilter list and DSR: the
+ * slice gets a virtual layer-3 interface of the same name that carries
+ * the interface's IPv4 address (ADDR, the first of the interface, or of
+ * its master when it is a slave, at grant time).  IPv4 packets to ADDR
+ * that arrive on the interface (or its master) go to the slice, except
+ * TCP and UDP to the ports the node keeps: 67 and 68 (DHCP) and those of
+ * KEEP; non-first fragments go to the slice.  What the slice sends from
+ * ADDR leaves through the interface (routed in the node's namespace),
+ * anything else is dropped and counted (SPOOFED).  The slice configures
+ * ADDR on its interface itself (ahctl slice grant does, in map mode).
+ *
  * Every grant and revocation is announced on the "config" group (joining
  * it needs CAP_NET_ADMIN) as a GRANT or REVOKE message with the grant's
  * attributes; a REVOKE carries the REASON.
@@ -40,8 +52,12 @@
 
 enum slice_mode {
 	SLICE_MODE_MOVE,	/* the interface moves into the slice */
+	SLICE_MODE_MAP,		/* the slice gets a mapper of its address */
 	__SLICE_MODE_MAX,
 };
+
+/* ports (TCP and UDP) a map grant keeps for the node, besides DHCP's */
+#define SLICE_KEEP_MAX		16
 
 #define SLICE_MODE_MAX (__SLICE_MODE_MAX - 1)
 
@@ -92,6 +108,9 @@ enum slice_attr {
 	SLICE_A_SPOOFED,	/* u64, frames the slice sent with a source
 				 * MAC or IPv4 address not its own: dropped
 				 */
+	SLICE_A_ADDR,		/* u32 (network order), the mapped address */
+	SLICE_A_KEEP,		/* nest of PORT: what the node keeps (map) */
+	SLICE_A_PORT,		/* u16, a TCP and UDP port */
 	__SLICE_A_MAX,
 };
 
