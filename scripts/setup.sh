@@ -33,7 +33,8 @@ PKGS=(build-essential bc bison flex libelf-dev pkg-config libnl-3-dev
       traceroute iperf3 tcpdump tshark python3 python3-venv python3-scapy
       qemu-system-x86 busybox-static jq rsync clang llvm libclang-rt-14-dev udev
       linux-image-amd64 linux-headers-amd64 linux-source-6.1 libssl-dev
-      python3-matplotlib gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
+      python3-matplotlib gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+      wireguard-tools)
 # apt knows arm64 packages: scripts/cross-arm64.sh downloads (never installs)
 # the arm64 kernel headers and libnl
 FOREIGN_ARCH=arm64
