@@ -302,7 +302,15 @@ int slice_grants_init(void)
 		return err;
 	err = register_netdevice_notifier(&slice_netdev_nb);
 	if (err)
-		unregister_pernet_device(&slice_net_ops);
+		goto out_pernet;
+	err = slice_map_init_module();
+	if (err)
+		goto out_netdev;
+	return 0;
+out_netdev:
+	unregister_netdevice_notifier(&slice_netdev_nb);
+out_pernet:
+	unregister_pernet_device(&slice_net_ops);
 	return err;
 }
 
@@ -319,6 +327,7 @@ void slice_grants_exit(void)
 	list_for_each_entry_safe(g, tmp, &slice_grants, list)
 		slice_revoke(g, SLICE_REASON_UNLOAD);
 	rtnl_unlock();
+	slice_map_exit_module();
 	unregister_netdevice_notifier(&slice_netdev_nb);
 	unregister_pernet_device(&slice_net_ops);
 }

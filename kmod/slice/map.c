@@ -72,7 +72,7 @@ static unsigned int slice_map_rx(void *priv, struct sk_buff *skb,
 	const struct iphdr *iph = ip_hdr(skb);
 	unsigned int len;
 
-	if (iph->daddr != g->addr ||
+	if (iph->daddr != READ_ONCE(g->addr) ||
 	    (state->in != g->dev && state->in != slice_map_l3dev(g)) ||
 	    slice_map_kept(g, skb, iph))
 		return NF_ACCEPT;
@@ -108,7 +108,7 @@ static netdev_tx_t slice_map_xmit(struct sk_buff *skb, struct net_device *vdev)
 	    !pskb_network_may_pull(skb, sizeof(*iph)))
 		goto drop;
 	iph = ip_hdr(skb);
-	if (iph->saddr != g->addr) {
+	if (iph->saddr != READ_ONCE(g->addr)) {
 		atomic64_inc(&g->spoofed);
 		goto drop;
 	}
@@ -243,4 +243,51 @@ void slice_map_stop(struct slice_grant *g)
 		unregister_netdevice(g->vdev);
 		g->vdev = NULL;
 	}
+}
+
+/*
+ * The node's address changes (a new DHCP lease): the mapping follows it,
+ * to the interface's first address then, and the change is announced as
+ * a GRANT with the new ADDR (the slice re-addresses its side).  RTNL held:
+ * inetaddr notifiers run under it.
+ */
+static int slice_map_inetaddr(struct notifier_block *nb, unsigned long event,
+			      void *ptr)
+{
+	const struct in_ifaddr *ifa = ptr;
+	struct net_device *dev = ifa->ifa_dev->dev;
+	struct slice_grant *g;
+	__be32 addr;
+
+	if (event != NETDEV_UP && event != NETDEV_DOWN)
+		return NOTIFY_DONE;
+	list_for_each_entry(g, &slice_grants, list) {
+		if (g->mode != SLICE_MODE_MAP ||
+		    (netdev_master_upper_dev_get(g->dev) ?: g->dev) != dev)
+			continue;
+		if (event == NETDEV_DOWN && ifa->ifa_local != g->addr)
+			continue;
+		if (event == NETDEV_UP && g->addr)
+			continue;
+		addr = slice_map_addr(g->dev);
+		if (addr == g->addr)
+			continue;
+		WRITE_ONCE(g->addr, addr);
+		slice_notify(g, SLICE_CMD_GRANT, -1);
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block slice_map_inetaddr_nb = {
+	.notifier_call = slice_map_inetaddr,
+};
+
+int slice_map_init_module(void)
+{
+	return register_inetaddr_notifier(&slice_map_inetaddr_nb);
+}
+
+void slice_map_exit_module(void)
+{
+	unregister_inetaddr_notifier(&slice_map_inetaddr_nb);
 }

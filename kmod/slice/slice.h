@@ -74,6 +74,8 @@ void slice_egress_stop(struct slice_grant *g);
 /* map.c */
 int slice_map_start(struct slice_grant *g, struct netlink_ext_ack *extack);
 void slice_map_stop(struct slice_grant *g);
+int slice_map_init_module(void);
+void slice_map_exit_module(void);
 
 /* netlink.c */
 int slice_genl_init(void);

@@ -33,6 +33,10 @@
  * ADDR leaves through the interface (routed in the node's namespace),
  * anything else is dropped and counted (SPOOFED).  The slice configures
  * ADDR on its interface itself (ahctl slice grant does, in map mode).
+ * When the node's address changes (a new DHCP lease), the mapping moves
+ * to the interface's first address then, announced as a GRANT message
+ * with the new ADDR: the slice's side is re-addressed by whoever manages
+ * it.
  *
  * Every grant and revocation is announced on the "config" group (joining
  * it needs CAP_NET_ADMIN) as a GRANT or REVOKE message with the grant's
