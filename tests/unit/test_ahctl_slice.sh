@@ -189,9 +189,12 @@ FAKE_SLICE_ERROR="16:wlan0 is granted to slice red" expect \
 	slice grant dev wlan0 netns red
 
 # monitor ARGS...: what it printed of the two events, and its exit status
-# on SIGTERM
+# on SIGTERM.  The file is emptied before ahctl starts: the background
+# child truncates it only once it runs, and until then the wait below
+# would count the lines of the monitor before and kill this one early.
 monitor() {
 	local pid i
+	: > "$TMP/mon"
 	LD_PRELOAD=$FAKE "$AHCTL" "$@" > "$TMP/mon" 2>&1 &
 	pid=$!
 	for ((i = 0; i < 100; i++)); do
