@@ -98,6 +98,7 @@ const char *const slice_reason_names[__SLICE_REASON_MAX] = {
 	[SLICE_REASON_SLICE_EXIT] = "slice-exit",
 	[SLICE_REASON_DEV_GONE] = "dev-gone",
 	[SLICE_REASON_UNLOAD] = "unload",
+	[SLICE_REASON_NODE_EXIT] = "node-exit",
 };
 
 const char *name_lookup(const char *const *names, size_t n, uint64_t v)
