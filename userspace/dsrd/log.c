@@ -14,6 +14,7 @@
 
 #include "dsrd.h"
 #include "log.h"
+#include "rtnl.h"
 
 #define LINE_MAX_LEN	1024
 
@@ -34,9 +35,18 @@ static bool stderr_is_journal(void)
 	return st.st_dev == dev && st.st_ino == ino;
 }
 
+static void log_vmsg(int prio, const char *fmt, va_list ap);
+
+/* the shared rtnetlink helpers' own errors, as dsrd's */
+static void rtnl_log(const char *fmt, va_list ap)
+{
+	log_vmsg(LOG_ERR, fmt, ap);
+}
+
 void log_init(void)
 {
 	journal = stderr_is_journal();
+	rtnl_err_hook = rtnl_log;
 }
 
 /* ---- stderr into syslog -------------------------------------------------- */
@@ -83,14 +93,11 @@ int log_to_syslog(void)
 	return 0;
 }
 
-void log_msg(int prio, const char *fmt, ...)
+static void log_vmsg(int prio, const char *fmt, va_list ap)
 {
 	char buf[LINE_MAX_LEN];
-	va_list ap;
 
-	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
 	if (use_syslog) {
 		syslog(prio, "%s", buf);
 		return;
@@ -98,6 +105,15 @@ void log_msg(int prio, const char *fmt, ...)
 	if (journal)
 		fprintf(stderr, "<%d>", prio);
 	fprintf(stderr, DSRD_NAME ": %s\n", buf);
+}
+
+void log_msg(int prio, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_vmsg(prio, fmt, ap);
+	va_end(ap);
 }
 
 void log_line(int prio, const char *line, size_t len)

@@ -6,6 +6,7 @@
  * which genl_request() waits for.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -19,13 +20,29 @@
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
 
-#include "dsrd.h"
-#include "log.h"
 #include "rtnl.h"
+#include "util.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK	270
 #endif
+
+void (*rtnl_err_hook)(const char *fmt, va_list ap);
+
+void rtnl_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (rtnl_err_hook) {
+		rtnl_err_hook(fmt, ap);
+	} else {
+		fprintf(stderr, "%s: ", prog_name);
+		vfprintf(stderr, fmt, ap);
+		fputc('\n', stderr);
+	}
+	va_end(ap);
+}
 
 static const struct genl_family_desc rtnl_desc = {
 	.name = "rtnetlink", .version = 0, .module = "",
@@ -39,13 +56,13 @@ int rtnl_open(struct genl *rt)
 	rt->desc = &rtnl_desc;
 	rt->sk = nl_socket_alloc();
 	if (!rt->sk) {
-		log_err("out of memory");
+		rtnl_err("out of memory");
 		return -1;
 	}
 	err = nl_connect(rt->sk, NETLINK_ROUTE);
 	if (err < 0) {
-		log_err("cannot open an rtnetlink socket: %s",
-			nl_geterror(err));
+		rtnl_err("cannot open an rtnetlink socket: %s",
+			 nl_geterror(err));
 		nl_socket_free(rt->sk);
 		rt->sk = NULL;
 		return -1;
@@ -73,7 +90,7 @@ static struct nl_msg *link_msg(int type, int flags, int ifindex,
 
 	if (!msg || nlmsg_append(msg, &ifi, sizeof(ifi), NLMSG_ALIGNTO)) {
 		nlmsg_free(msg);
-		log_err("out of memory");
+		rtnl_err("out of memory");
 		return NULL;
 	}
 	return msg;
@@ -88,7 +105,7 @@ static int send_msg(struct genl *rt, struct nl_msg *msg,
 static int put_failed(struct nl_msg *msg)
 {
 	nlmsg_free(msg);
-	log_err("out of memory building an rtnetlink request");
+	rtnl_err("out of memory building an rtnetlink request");
 	return -1;
 }
 
@@ -176,7 +193,7 @@ int rtnl_get_link(struct genl *rt, int ifindex, struct rtnl_link *l)
 	if (send_msg(rt, msg, link_cb, &r))
 		return -1;
 	if (!r.seen) {
-		log_err("no reply about interface %d", ifindex);
+		rtnl_err("no reply about interface %d", ifindex);
 		return -1;
 	}
 	return 0;
@@ -197,7 +214,7 @@ int rtnl_addr(struct genl *rt, bool add, int ifindex, uint32_t addr,
 				 add ? NLM_F_CREATE | NLM_F_EXCL : 0);
 	if (!msg || nlmsg_append(msg, &ifa, sizeof(ifa), NLMSG_ALIGNTO)) {
 		nlmsg_free(msg);
-		log_err("out of memory");
+		rtnl_err("out of memory");
 		return -1;
 	}
 	/* "ip addr add A/LEN dev DEV": local and address both A */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The rtnetlink requests dsrd makes, built with libnl-3 core only (no
- * libnl-route) and sent through the shared request code, so a refusal is
- * printed with the kernel's extended ACK message:
+ * The rtnetlink requests of dsrd and ahctl, built with libnl-3 core only
+ * (no libnl-route) and sent through the shared request code, so a refusal
+ * is printed with the kernel's extended ACK message:
  *
  *	ip link add NAME type dsr	rtnl_create()
  *	ip link del NAME		rtnl_delete()
@@ -10,13 +10,23 @@
  *	ip link set DEV up|down		rtnl_set_up()
  *	ip addr add|del A/LEN dev DEV	rtnl_addr()
  */
-#ifndef DSRD_RTNL_H
-#define DSRD_RTNL_H
+#ifndef AH_RTNL_H
+#define AH_RTNL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "genl.h"
+
+/*
+ * What the helpers find wrong themselves (out of memory, no socket, no
+ * reply; the kernel's refusals are genl_request()'s) goes to
+ * rtnl_err(): "PROG: message" on standard error, unless the program
+ * hooks it (dsrd: into its log, with the priority of an error).
+ */
+extern void (*rtnl_err_hook)(const char *fmt, va_list ap);
+void rtnl_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* What RTM_GETLINK says about one device. */
 struct rtnl_link {
@@ -37,4 +47,4 @@ int rtnl_set_up(struct genl *rt, int ifindex, bool up);
 int rtnl_addr(struct genl *rt, bool add, int ifindex, uint32_t addr,
 	      unsigned int prefix);
 
-#endif /* DSRD_RTNL_H */
+#endif /* AH_RTNL_H */
