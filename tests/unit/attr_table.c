@@ -22,6 +22,7 @@ static const char *const type_names[__AT_MAX] = {
 	[AT_FLAG] = "flag", [AT_ADDR] = "addr", [AT_HOPS] = "hops",
 	[AT_MAC] = "mac", [AT_STR] = "string", [AT_ENUM] = "enum",
 	[AT_IFINDEX] = "ifindex", [AT_PROTO] = "proto", [AT_BITS] = "bits",
+	[AT_PORTS] = "ports",
 };
 
 static void row(const struct family *f, int id, const struct attr_desc *d)

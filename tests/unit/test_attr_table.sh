@@ -119,12 +119,14 @@ check "slice: every SLICE_A_* has a name (but PAD)" \
 			if (a != "SLICE_A_UNSPEC" && a != "SLICE_A_PAD") print tolower(substr(a, 9))
 		}' "$ROOT/include/uapi/linux/ah_slice.h" | paste -sd' ')" \
 	"$(words "$(attr_names slice)")"
-# every value of enum slice_reason (but the __MAX) named
+# every value of enum slice_mode and slice_reason (but the __MAX) named
 enum_count() {	# ENUM
 	awk -v e="enum $1 {" '$0 == e { s = 1; next } s && /^}/ { exit }
 		s && /^[[:space:]]*SLICE_[A-Z0-9_]+,/ && !/__/ { n++ }
 		END { print n + 0 }' "$ROOT/include/uapi/linux/ah_slice.h"
 }
+check "slice: every SLICE_MODE_* has a name" "$(enum_count slice_mode)" \
+	"$(enum_names slice mode | wc -l)"
 check "slice: every SLICE_REASON_* has a name" "$(enum_count slice_reason)" \
 	"$(enum_names slice reason | wc -l)"
 # the .B/.BR words of a subsection of a section of ahctl.8

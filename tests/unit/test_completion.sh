@@ -191,7 +191,7 @@ expect "slice grant: keywords after netns pid PID" \
 expect "slice grant: keywords not repeated" \
 	"ahctl slice grant dev eth0 netns red lease 60 " "mode"
 expect "slice grant: mode values" "ahctl slice grant dev eth0 netns red mode " \
-	"move"
+	"move map"
 expect "slice grant: no value for lease" \
 	"ahctl slice grant dev eth0 netns red lease " ""
 expect "slice revoke: dev" "ahctl slice revoke " "dev"

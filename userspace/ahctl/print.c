@@ -49,6 +49,24 @@ static void print_hops(const struct nlattr *a)
 	}
 }
 
+/* the u16 attributes of a nest: "22,51820"; how many there are */
+static size_t print_ports(const struct nlattr *a, bool print)
+{
+	const struct nlattr *p;
+	size_t n = 0;
+	int rem;
+
+	nla_for_each_nested(p, a, rem) {
+		if (nla_len(p) < (int)sizeof(uint16_t))
+			continue;
+		if (print)
+			printf("%s%u", n ? "," : "",
+			       nla_get_u16((struct nlattr *)p));
+		n++;
+	}
+	return n;
+}
+
 static const char *proto_str(uint64_t v, char buf[STR_MAX])
 {
 	size_t i;
@@ -91,6 +109,9 @@ static void print_value(const struct attr_desc *d, const struct nlattr *a,
 	case AT_HOPS:
 		print_hops(a);
 		break;
+	case AT_PORTS:
+		print_ports(a, true);
+		break;
 	case AT_MAC:
 		fputs(mac_format(nla_data(a), buf), stdout);
 		break;
@@ -127,7 +148,8 @@ bool attr_text(const struct attr_desc *d, const struct nlattr *a,
 {
 	if (!attr_valid(d, a))
 		return false;
-	if (d->type == AT_HOPS && !hops_count(a))
+	if ((d->type == AT_HOPS && !hops_count(a)) ||
+	    (d->type == AT_PORTS && !print_ports(a, false)))
 		return false;
 	/* an empty string says nothing: the kernel's "no name" */
 	if (d->type == AT_STR &&

@@ -20,7 +20,7 @@
 /*
  * "[KEYWORD ]VALUE" of @a, after a space unless *@first; the keyword is
  * @label, or the description's.  false if nothing was printed (@a absent
- * or too short, an empty string, or left out by @flags).
+ * or too short, an empty string or list, or left out by @flags).
  */
 bool attr_text(const struct attr_desc *d, const struct nlattr *a,
 	       unsigned int flags, const char *label, bool *first);

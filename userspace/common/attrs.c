@@ -5,7 +5,7 @@
 #include "attrs.h"
 #include "maclist.h"
 
-/* The least payload of each type; 0: anything (string, flag, hops). */
+/* The least payload of each type; 0: anything (string, flag, hops, ports). */
 static const int type_len[__AT_MAX] = {
 	[AT_U8] = 1, [AT_U16] = 2, [AT_U32] = 4, [AT_U64] = 8,
 	[AT_BOOL] = 1, [AT_ADDR] = 4, [AT_MAC] = MAC_LEN, [AT_ENUM] = 1,

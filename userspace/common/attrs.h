@@ -43,6 +43,7 @@ enum attr_type {
 	AT_IFINDEX,	/* u32 interface index: its name in text */
 	AT_PROTO,	/* u8 IP protocol: its name in text */
 	AT_BITS,	/* u32 bit mask: a name of .names in text, else hex */
+	AT_PORTS,	/* a nest of u16 attributes (ports): a list of numbers */
 	__AT_MAX,
 };
 

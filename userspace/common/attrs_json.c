@@ -58,6 +58,19 @@ static void json_hops(struct json *j, const struct nlattr *a)
 	json_arr_close(j);
 }
 
+/* the u16 attributes of a nest, in their order (others are skipped) */
+static void json_ports(struct json *j, const struct nlattr *a)
+{
+	const struct nlattr *p;
+	int rem;
+
+	json_arr_open(j);
+	nla_for_each_nested(p, a, rem)
+		if (nla_len(p) >= (int)sizeof(uint16_t))
+			json_u64(j, nla_get_u16((struct nlattr *)p));
+	json_arr_close(j);
+}
+
 void attr_json_value(struct json *j, const struct attr_desc *d,
 		     const struct nlattr *a)
 {
@@ -75,6 +88,9 @@ void attr_json_value(struct json *j, const struct attr_desc *d,
 		break;
 	case AT_HOPS:
 		json_hops(j, a);
+		break;
+	case AT_PORTS:
+		json_ports(j, a);
 		break;
 	case AT_MAC:
 		json_str(j, mac_format(nla_data(a), buf));

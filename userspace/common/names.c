@@ -90,6 +90,7 @@ const char *const slice_cmd_names[__SLICE_CMD_MAX] = {
 
 const char *const slice_mode_names[__SLICE_MODE_MAX] = {
 	[SLICE_MODE_MOVE] = "move",
+	[SLICE_MODE_MAP] = "map",
 };
 
 const char *const slice_reason_names[__SLICE_REASON_MAX] = {

@@ -5,6 +5,8 @@
  *
  * NETNS_FD and NETNS_PID name the slice in a GRANT request only; they
  * are named here so that a kernel that reports them is printed whole.
+ * A map grant has ADDR (printed as A.B.C.D) and KEEP, a nest of PORT
+ * attributes (printed as a list of numbers).
  */
 #include <linux/ah_slice.h>
 
@@ -39,6 +41,11 @@ static const struct attr_desc slice_attrs[SLICE_A_MAX + 1] = {
 	ENUM(REASON, "reason", slice_reason_names),
 	/* SLICE_A_PAD: alignment of the u64s, not printed */
 	A(SPOOFED, "spoofed", AT_U64),
+	/* map mode */
+	A(ADDR, "addr", AT_ADDR),
+	A(KEEP, "keep", AT_PORTS),
+	/* what KEEP holds, never a key of its own */
+	A(PORT, "port", AT_U16),
 };
 
 static const char *const slice_groups[] = { SLICE_MCGRP_CONFIG, NULL };
