@@ -44,6 +44,60 @@ int parse_cidr(const char *s, bool need_len, uint32_t *addr,
 	return 0;
 }
 
+/* one port of a list, @len bytes at @s, blanks around it skipped */
+static int parse_port(const char *s, size_t len, uint16_t *port)
+{
+	char buf[16];
+	uint32_t v;
+
+	while (len && (*s == ' ' || *s == '\t')) {
+		s++;
+		len--;
+	}
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+		len--;
+	if (!len || len >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	if (parse_u32(buf, &v) || !v || v > UINT16_MAX)
+		return -1;
+	*port = (uint16_t)v;
+	return 0;
+}
+
+int parse_ports(const char *s, uint16_t *ports, size_t max, char *why,
+		size_t whylen)
+{
+	const char *p = s, *comma;
+	size_t n = 0, len, i;
+	uint16_t port;
+
+	for (;;) {
+		comma = strchr(p, ',');
+		len = comma ? (size_t)(comma - p) : strlen(p);
+		if (parse_port(p, len, &port)) {
+			snprintf(why, whylen, "port '%.*s' is not 1..65535",
+				 (int)len, p);
+			return -1;
+		}
+		for (i = 0; i < n; i++)
+			if (ports[i] == port) {
+				snprintf(why, whylen, "port %u is listed twice",
+					 port);
+				return -1;
+			}
+		if (n == max) {
+			snprintf(why, whylen, "more than %zu ports", max);
+			return -1;
+		}
+		ports[n++] = port;
+		if (!comma)
+			return (int)n;
+		p = comma + 1;
+	}
+}
+
 void getopt_complain(const char *prog, char **argv, const char *with_value)
 {
 	if (optopt && strchr(with_value, optopt))

@@ -17,6 +17,14 @@ int parse_cidr(const char *s, bool need_len, uint32_t *addr,
 	       unsigned int *plen);
 
 /*
+ * PORT[,PORT...] (TCP and UDP ports, 1..65535, blanks around each
+ * allowed) into @ports, at most @max of them and none twice: their
+ * number, else -1 with why in @why ("port '0' is not 1..65535").
+ */
+int parse_ports(const char *s, uint16_t *ports, size_t max, char *why,
+		size_t whylen);
+
+/*
  * getopt_long() returned '?': say why on stderr ("PROG: option -c needs
  * a value" for an option of @with_value, else "unknown option").
  */
