@@ -5,11 +5,15 @@
  * sends them; the reply is the ACK (or the error with its extack text),
  * which genl_request() waits for.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <linux/if.h>
 #include <linux/if_addr.h>
@@ -74,6 +78,34 @@ int rtnl_open(struct genl *rt)
 		   &one, sizeof(one));
 	nl_socket_enable_msg_peek(rt->sk);
 	return 0;
+}
+
+int rtnl_open_in(struct genl *rt, int netns_fd)
+{
+	int own, ret;
+
+	memset(rt, 0, sizeof(*rt));
+	own = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (own < 0) {
+		rtnl_err("cannot open /proc/self/ns/net: %s", strerror(errno));
+		return -1;
+	}
+	if (setns(netns_fd, CLONE_NEWNET)) {
+		rtnl_err("cannot enter the slice's network namespace: %s",
+			 strerror(errno));
+		close(own);
+		return -1;
+	}
+	ret = rtnl_open(rt);
+	if (setns(own, CLONE_NEWNET)) {
+		rtnl_err("cannot return to the node's network namespace: %s",
+			 strerror(errno));
+		if (!ret)
+			genl_close(rt);
+		ret = -1;
+	}
+	close(own);
+	return ret;
 }
 
 /* A link message with its struct ifinfomsg; NULL (printed) on failure. */
@@ -220,6 +252,28 @@ int rtnl_addr(struct genl *rt, bool add, int ifindex, uint32_t addr,
 	/* "ip addr add A/LEN dev DEV": local and address both A */
 	if (nla_put(msg, IFA_LOCAL, 4, &addr) ||
 	    nla_put(msg, IFA_ADDRESS, 4, &addr))
+		return put_failed(msg);
+	return send_msg(rt, msg, NULL, NULL);
+}
+
+int rtnl_default_route(struct genl *rt, int ifindex)
+{
+	struct rtmsg rtm = {
+		.rtm_family = AF_INET,
+		.rtm_table = RT_TABLE_MAIN,
+		.rtm_protocol = RTPROT_BOOT,
+		.rtm_scope = RT_SCOPE_LINK,
+		.rtm_type = RTN_UNICAST,
+	};
+	struct nl_msg *msg;
+
+	msg = nlmsg_alloc_simple(RTM_NEWROUTE, NLM_F_CREATE | NLM_F_EXCL);
+	if (!msg || nlmsg_append(msg, &rtm, sizeof(rtm), NLMSG_ALIGNTO)) {
+		nlmsg_free(msg);
+		rtnl_err("out of memory");
+		return -1;
+	}
+	if (nla_put_u32(msg, RTA_OIF, (uint32_t)ifindex))
 		return put_failed(msg);
 	return send_msg(rt, msg, NULL, NULL);
 }

@@ -9,6 +9,8 @@
  *	ip link set DEV master M	rtnl_set_master() (0: nomaster)
  *	ip link set DEV up|down		rtnl_set_up()
  *	ip addr add|del A/LEN dev DEV	rtnl_addr()
+ *	ip route add default dev DEV scope link
+ *					rtnl_default_route()
  */
 #ifndef AH_RTNL_H
 #define AH_RTNL_H
@@ -37,6 +39,12 @@ struct rtnl_link {
 /* An rtnetlink socket in @rt (only rt->sk is used); 0 or -1 (printed). */
 int rtnl_open(struct genl *rt);
 
+/*
+ * The same in the network namespace of @netns_fd, while the process
+ * stays in its own (a socket keeps the namespace it was made in).
+ */
+int rtnl_open_in(struct genl *rt, int netns_fd);
+
 int rtnl_create(struct genl *rt, const char *name, const char *kind);
 int rtnl_delete(struct genl *rt, int ifindex);
 int rtnl_get_link(struct genl *rt, int ifindex, struct rtnl_link *l);
@@ -46,5 +54,12 @@ int rtnl_set_up(struct genl *rt, int ifindex, bool up);
 /* @add: RTM_NEWADDR, else RTM_DELADDR; @addr in network byte order. */
 int rtnl_addr(struct genl *rt, bool add, int ifindex, uint32_t addr,
 	      unsigned int prefix);
+
+/*
+ * A default route of the main table through @ifindex, without a gateway
+ * (a layer-3 point-to-point device): RTM_NEWROUTE that fails if there is
+ * one already, as "ip route add" does.
+ */
+int rtnl_default_route(struct genl *rt, int ifindex);
 
 #endif /* AH_RTNL_H */
