@@ -4,11 +4,22 @@
 # "ahctl slice" against a stand-in for the slice module (fake_slice.so,
 # preloaded: see fake_slice.c), in KTAP: its usage errors and their exit
 # status, the requests it builds (GRANT by namespace file and by pid, with
-# mode and lease; REVOKE; GET and its dump), what it prints of the
-# replies (show as text and JSON, the kernel's extack message, monitor's
-# events), and its message when the module is not loaded.  Needs the
-# built ahctl (userspace/ahctl/ahctl, or $AHCTL): skipped without it.
-# Exits 1 if any test fails.
+# mode, lease and the KEEP nest; REVOKE; GET and its dump), what it prints
+# of the replies (show as text and JSON, the kernel's extack message,
+# monitor's events, a map grant's addr and keep), and its message when the
+# module is not loaded.
+#
+# After a map grant ahctl configures the slice's side over rtnetlink, for
+# real: in a network namespace of the test's own (unshare -n), with a
+# veth of the index the stand-in gives the slice's interface (the slice's
+# namespace is ours there); what ahctl did is read back with ip.  A root
+# that cannot unshare skips those tests: they would configure the host.
+# (Not root, ahctl may configure nothing, and the tests of a configured
+# side are skipped; the stand-in cannot answer either, though: sending to
+# ahctl's generic netlink socket needs CAP_NET_ADMIN.)
+#
+# Needs the built ahctl (userspace/ahctl/ahctl, or $AHCTL): skipped
+# without it.  Exits 1 if any test fails.
 set -u
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -98,6 +109,80 @@ same() {
 
 USAGE="Usage: ahctl [-j [-p]] [-n NETNS] slice grant"
 
+# where the slice's side of a map grant is configured (see the top)
+if unshare -n true 2>/dev/null; then
+	NETNS=unshare
+elif (($(id -u) != 0)); then
+	NETNS=unprivileged
+else
+	NETNS=
+fi
+export AHCTL FAKE LOG TMP
+
+# nsrun SETUP ARGS...: as run, in a network namespace of its own (unshare
+# -n) after the shell commands SETUP, "@PID@" in ARGS the pid of a process
+# there; also $pid, that pid, and $ip, what the namespace has then:
+# "ADDRESSES OF slmap0; up|down; DEFAULT ROUTES" (without "linkdown": the
+# veth has no carrier).  Not root (NETNS=unprivileged), without SETUP or
+# namespace: nothing can be configured.
+nsrun() {
+	local setup=$1
+	shift
+	: > "$LOG"
+	rm -f "$TMP/ip" "$TMP/pid"
+	if [[ $NETNS == unshare ]]; then
+		unshare -n bash -c "$NSRUN" nsrun "$setup" "$@"
+	else
+		bash -c "$NSRUN" nsrun : "$@"
+	fi
+	rc=$(< "$TMP/rc")
+	stdout=$(< "$TMP/out")
+	stderr=$(< "$TMP/err")
+	req=$(< "$LOG")
+	pid=$(< "$TMP/pid")
+	ip=$(cat "$TMP/ip" 2>/dev/null)
+}
+# shellcheck disable=SC2016
+NSRUN='
+	eval "$1" || exit 1
+	shift
+	echo $$ > "$TMP/pid"
+	LD_PRELOAD=$FAKE FAKE_SLICE_LOG=$LOG FAKE_NETNS=red \
+		"$AHCTL" "${@//@PID@/$$}" > "$TMP/out" 2> "$TMP/err"
+	echo $? > "$TMP/rc"
+	ip link show dev slmap0 > /dev/null 2>&1 || exit 0
+	{
+		ip -4 -o addr show dev slmap0 | awk "{ print \$4 }" | paste -sd" "
+		ip -o link show dev slmap0 | grep -q "[<,]UP[,>]" && echo up || echo down
+		ip route show default | sed "s/ linkdown//; s/ *$//" | paste -sd","
+	} | paste -sd";" | sed "s/;/; /g" > "$TMP/ip"
+'
+# the slice's interface as the stand-in names it: index 99997
+SLMAP='ip link add slmap0 index 99997 type veth peer name slpeer0'
+
+# nsexpect DESC RC STDERR-PART REQUEST IP SETUP -- ARGS...: nsrun, then as
+# expect, and the namespace's state IP; skipped where the namespace is
+# needed (IP not empty) and cannot be had
+nsexpect() {
+	local desc=$1 want_rc=$2 want_err=$3 want_req=$4 want_ip=$5 setup=$6
+	shift 7
+	if [[ -z $NETNS || ( -n $want_ip && $NETNS != unshare ) ]]; then
+		result 1 "$desc # SKIP no network namespace of our own (unshare -n as root)"
+		return
+	fi
+	nsrun "$setup" "$@"
+	req=${req//netns_pid=$pid /netns_pid=PID }
+	if [[ $rc == "$want_rc" && $req == "$want_req" && $ip == "$want_ip" &&
+	      ( -z $want_err && -z $stderr || -n $want_err && $stderr == *"$want_err"* ) ]]; then
+		result 1 "$desc"
+	else
+		result 0 "$desc" "ahctl $*" "exit $rc (want $want_rc)" \
+			"stderr: $stderr" "want in stderr: $want_err" \
+			"requests: $req" "want requests: $want_req" \
+			"ip: $ip" "want ip: $want_ip"
+	fi
+}
+
 # ---- usage errors: exit 2, nothing sent -------------------------------------
 expect "grant: dev is required" 2 "missing 'dev IFACE'" "" -- \
 	slice grant netns red
@@ -116,8 +201,31 @@ expect "grant: lease not a number" 2 "invalid lease '1h'" "" -- \
 	slice grant dev eth1 netns red lease 1h
 expect "grant: lease negative" 2 "invalid lease '-1'" "" -- \
 	slice grant dev eth1 netns red lease -1
-expect "grant: unknown mode" 2 "invalid mode 'copy' (move)" "" -- \
+expect "grant: unknown mode" 2 "invalid mode 'copy' (move or map)" "" -- \
 	slice grant dev eth1 netns red mode copy
+expect "grant: keep without mode map" 2 \
+	"'keep' needs 'mode map' (a moved interface keeps nothing for the node)" "" -- \
+	slice grant dev eth1 netns red keep 22
+expect "grant: keep with mode move" 2 "'keep' needs 'mode map'" "" -- \
+	slice grant dev eth1 netns red keep 22 mode move
+expect "grant: keep port 0" 2 \
+	"invalid keep '22,0': port '0' is not 1..65535 (PORT[,PORT...], at most 16)" "" -- \
+	slice grant dev eth1 netns red mode map keep 22,0
+expect "grant: keep port 70000" 2 \
+	"invalid keep '70000': port '70000' is not 1..65535" "" -- \
+	slice grant dev eth1 netns red mode map keep 70000
+expect "grant: keep more than SLICE_KEEP_MAX ports" 2 \
+	"invalid keep '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17': more than 16 ports" "" -- \
+	slice grant dev eth1 netns red mode map keep 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17
+expect "grant: keep a port twice" 2 \
+	"invalid keep '22,80,22': port 22 is listed twice" "" -- \
+	slice grant dev eth1 netns red mode map keep 22,80,22
+expect "grant: keep an empty item" 2 "invalid keep '22,': port '' is not 1..65535" "" -- \
+	slice grant dev eth1 netns red mode map keep 22,
+expect "grant: keep a word" 2 "invalid keep 'ssh': port 'ssh' is not 1..65535" "" -- \
+	slice grant dev eth1 netns red mode map keep ssh
+expect "revoke: no keep" 2 "'keep' is not an argument of this command" "" -- \
+	slice revoke dev eth1 keep 22
 expect "grant: a label longer than SLICE_NAME_MAX - 1" 2 \
 	"is too long for a slice's label (at most 31 bytes)" "" -- \
 	slice grant dev eth1 netns abcdefghijklmnopqrstuvwxyz012345
@@ -159,16 +267,53 @@ expect "ahctl slice alone: show" 0 "" "get flags=dump v1" -- slice
 expect "show dev: a GET of it" 0 "" "get flags=0 v1 ifname=wlan0" -- \
 	slice show dev wlan0
 
+# ---- map grants: the slice's side -------------------------------------------
+MAPREQ="grant flags=0 v1 ifname=slmap0 netns_fd=net name=red mode=1 keep=22,51820
+get flags=0 v1 ifname=slmap0"
+nsexpect "grant map: the KEEP nest, a GET, the slice's side configured" 0 "" \
+	"$MAPREQ" "192.0.2.7/32; up; default dev slmap0 scope link" "$SLMAP" -- \
+	slice grant dev slmap0 netns red mode map keep 22,51820
+FAKE_SLICE_ADDR=10.9.8.7 nsexpect \
+	"grant map by pid, no keep: the address the kernel says" 0 "" \
+	"grant flags=0 v1 ifname=slmap0 netns_pid=PID mode=1 lease=5
+get flags=0 v1 ifname=slmap0" \
+	"10.9.8.7/32; up; default dev slmap0 scope link" "$SLMAP" -- \
+	slice grant dev slmap0 netns pid @PID@ mode map lease 5
+nsexpect "grant map: the slice has a default route already: revoked, exit 1" 1 \
+	"ahctl: cannot add a default route through slmap0 in the slice's namespace
+ahctl: slice slmap0: the slice's side of the map grant could not be configured; the grant is revoked" \
+	"$MAPREQ
+revoke flags=0 v1 ifname=slmap0" "192.0.2.7/32; up; default dev other scope link" \
+	"$SLMAP && ip link add other type veth peer name otherp &&
+	 ip link set other up && ip route add default dev other" -- \
+	slice grant dev slmap0 netns red mode map keep 22,51820
+# no slmap0 here, or no right to configure it: the same requests
+nsexpect "grant map: the slice's interface cannot be configured: revoked, exit 1" 1 \
+	"ahctl: slice slmap0: the slice's side of the map grant could not be configured; the grant is revoked" \
+	"$MAPREQ
+revoke flags=0 v1 ifname=slmap0" "" : -- \
+	slice grant dev slmap0 netns red mode map keep 22,51820
+FAKE_SLICE_ERROR="99:the interface (or its master) has no IPv4 address to map" nsexpect \
+	"grant map refused: nothing configured, nothing revoked" 1 \
+	"ahctl: Cannot assign requested address: the interface (or its master) has no IPv4 address to map" \
+	"grant flags=0 v1 ifname=slmap0 netns_fd=net name=red mode=1" "" : -- \
+	slice grant dev slmap0 netns red mode map
+nsexpect "grant map by pid: a process that is not there, nothing sent" 1 \
+	"ahctl: cannot open the network namespace of process 2147483647: No such file or directory" \
+	"" "" : -- slice grant dev slmap0 netns pid 2147483647 mode map
+
 # ---- replies ----------------------------------------------------------------
 run slice show
-same "show: a line per grant, in ifindex order; lease none without one" \
+same "show: a line per grant, in ifindex order; lease none without one; addr and keep of a map grant" \
 	"$stdout" \
 "wlan0 netns red mode move slice_ifname wlan0 age 5012ms lease_left 3594988ms rx_packets 10 rx_bytes 1200 tx_packets 8 tx_bytes 900 spoofed 1
-wlan1 mode move slice_ifname wlan1 age 42ms lease none rx_packets 0 rx_bytes 0 tx_packets 1 tx_bytes 90 spoofed 0"
+wlan1 mode move slice_ifname wlan1 age 42ms lease none rx_packets 0 rx_bytes 0 tx_packets 1 tx_bytes 90 spoofed 0
+wlan2 netns blue mode map addr 10.1.0.5 keep 22,51820 slice_ifname wlan2 age 700ms lease none rx_packets 4 rx_bytes 336 tx_packets 3 tx_bytes 252 spoofed 2"
 
-JSON='[{"ifindex":3,"ifname":"wlan0","name":"red","mode":"move","lease_left":3594988,"age":5012,"slice_ifindex":2,"slice_ifname":"wlan0","rx_packets":10,"rx_bytes":1200,"tx_packets":8,"tx_bytes":900,"spoofed":1},{"ifindex":5,"ifname":"wlan1","name":"","mode":"move","age":42,"slice_ifindex":2,"slice_ifname":"wlan1","rx_packets":0,"rx_bytes":0,"tx_packets":1,"tx_bytes":90,"spoofed":0}]'
+JSON='[{"ifindex":3,"ifname":"wlan0","name":"red","mode":"move","lease_left":3594988,"age":5012,"slice_ifindex":2,"slice_ifname":"wlan0","rx_packets":10,"rx_bytes":1200,"tx_packets":8,"tx_bytes":900,"spoofed":1},{"ifindex":5,"ifname":"wlan1","name":"","mode":"move","age":42,"slice_ifindex":2,"slice_ifname":"wlan1","rx_packets":0,"rx_bytes":0,"tx_packets":1,"tx_bytes":90,"spoofed":0},{"ifindex":7,"ifname":"wlan2","name":"blue","mode":"map","age":700,"slice_ifindex":99998,"slice_ifname":"wlan2","rx_packets":4,"rx_bytes":336,"tx_packets":3,"tx_bytes":252,"spoofed":2,"addr":"10.1.0.5","keep":[22,51820]}]'
 run -j slice show
-same "show -j: the attributes' names as keys" "$stdout" "$JSON"
+same "show -j: the attributes' names as keys; addr a string, keep an array" \
+	"$stdout" "$JSON"
 run slice show -j
 same "show -j after the command: the same" "$stdout" "$JSON"
 run slice show dev wlan0 -p
@@ -188,8 +333,8 @@ FAKE_SLICE_ERROR="16:wlan0 is granted to slice red" expect \
 	"grant flags=0 v1 ifname=wlan0 netns_fd=net name=red" -- \
 	slice grant dev wlan0 netns red
 
-# monitor ARGS...: what it printed of the two events, and its exit status
-# on SIGTERM.  The file is emptied before ahctl starts: the background
+# monitor ARGS...: what it printed of the three events, and its exit
+# status on SIGTERM.  The file is emptied before ahctl starts: the background
 # child truncates it only once it runs, and until then the wait below
 # would count the lines of the monitor before and kill this one early.
 monitor() {
@@ -198,7 +343,7 @@ monitor() {
 	LD_PRELOAD=$FAKE "$AHCTL" "$@" > "$TMP/mon" 2>&1 &
 	pid=$!
 	for ((i = 0; i < 100; i++)); do
-		(($(wc -l < "$TMP/mon") >= 2)) && break
+		(($(wc -l < "$TMP/mon") >= 3)) && break
 		sleep 0.05
 	done
 	kill -TERM "$pid"
@@ -207,17 +352,19 @@ monitor() {
 	stdout=$(< "$TMP/mon")
 }
 monitor slice monitor
-same "monitor: grant and revoke with its reason; exit 0 on SIGTERM" \
+same "monitor: grant, revoke with its reason, a map grant's new addr; exit 0 on SIGTERM" \
 	"$stdout
 exit $rc" \
 "grant wlan0 netns red mode move lease_left 3594988ms age 5012ms slice_ifindex 2 slice_ifname wlan0 rx_packets 10 rx_bytes 1200 tx_packets 8 tx_bytes 900 spoofed 1
 revoke wlan1 mode move age 42ms slice_ifindex 2 slice_ifname wlan1 rx_packets 0 rx_bytes 0 tx_packets 1 tx_bytes 90 reason expired spoofed 0
+grant wlan2 netns blue mode map age 700ms slice_ifindex 99998 slice_ifname wlan2 rx_packets 4 rx_bytes 336 tx_packets 3 tx_bytes 252 spoofed 2 addr 10.1.0.9 keep 22,51820
 exit 0"
 monitor slice monitor -j
 same "monitor -j: an object a line, event first" "$stdout
 exit $rc" \
 '{"event":"grant","ifindex":3,"ifname":"wlan0","name":"red","mode":"move","lease_left":3594988,"age":5012,"slice_ifindex":2,"slice_ifname":"wlan0","rx_packets":10,"rx_bytes":1200,"tx_packets":8,"tx_bytes":900,"spoofed":1}
 {"event":"revoke","ifindex":5,"ifname":"wlan1","name":"","mode":"move","age":42,"slice_ifindex":2,"slice_ifname":"wlan1","rx_packets":0,"rx_bytes":0,"tx_packets":1,"tx_bytes":90,"reason":"expired","spoofed":0}
+{"event":"grant","ifindex":7,"ifname":"wlan2","name":"blue","mode":"map","age":700,"slice_ifindex":99998,"slice_ifname":"wlan2","rx_packets":4,"rx_bytes":336,"tx_packets":3,"tx_bytes":252,"spoofed":2,"addr":"10.1.0.9","keep":[22,51820]}
 exit 0'
 
 # ---- no module --------------------------------------------------------------

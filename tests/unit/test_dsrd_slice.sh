@@ -11,8 +11,10 @@
 # missing namespace logged and the other leases still granted; and
 # "dsrd --check" on [slice] sections.
 #
-# The stand-in's kernel always holds two grants: wlan0 to slice "red"
-# and wlan1 to a slice without a label; /run/netns/$FAKE_NETNS opens our
+# The stand-in's kernel always holds three grants: wlan0 to slice "red",
+# wlan1 to a slice without a label, and wlan2 to slice "blue" in map mode
+# (10.1.0.5 on the slice's interface of index 99998, keeping 22 and
+# 51820); /run/netns/$FAKE_NETNS opens our
 # own namespace, any other name does not exist.  Needs the built dsrd
 # (userspace/dsrd/dsrd, for --check; or $DSRD) and dsrd_slice_run and
 # fake_slice.so (make -C tests/unit): skipped without them.  Exits 1 if
@@ -193,7 +195,7 @@ has "another Slice that does not exist: the grant stays" "$stderr" \
 run "stats:$TMP/stats.jsonl"
 same "stats: every grant of the node, by interface, as ahctl slice show -j" \
 	"$(sed 's/^{"time":"[^"]*",//' "$TMP/stats.jsonl")" \
-'"slice":{"wlan1":{"ifindex":5,"name":"","mode":"move","age":42,"slice_ifindex":2,"slice_ifname":"wlan1","rx_packets":0,"rx_bytes":0,"tx_packets":1,"tx_bytes":90,"spoofed":0},"wlan0":{"ifindex":3,"name":"red","mode":"move","lease_left":3594988,"age":5012,"slice_ifindex":2,"slice_ifname":"wlan0","rx_packets":10,"rx_bytes":1200,"tx_packets":8,"tx_bytes":900,"spoofed":1}}}'
+'"slice":{"wlan1":{"ifindex":5,"name":"","mode":"move","age":42,"slice_ifindex":2,"slice_ifname":"wlan1","rx_packets":0,"rx_bytes":0,"tx_packets":1,"tx_bytes":90,"spoofed":0},"wlan0":{"ifindex":3,"name":"red","mode":"move","lease_left":3594988,"age":5012,"slice_ifindex":2,"slice_ifname":"wlan0","rx_packets":10,"rx_bytes":1200,"tx_packets":8,"tx_bytes":900,"spoofed":1},"wlan2":{"ifindex":7,"name":"blue","mode":"map","age":700,"slice_ifindex":99998,"slice_ifname":"wlan2","rx_packets":4,"rx_bytes":336,"tx_packets":3,"tx_bytes":252,"spoofed":2,"addr":"10.1.0.5","keep":[22,51820]}}}'
 
 # ---- the kernel refuses -----------------------------------------------------
 run FAKE_SLICE_ERROR="1:no CAP_NET_ADMIN" start

@@ -9,10 +9,17 @@
  * "ip netns" names it (its file is handed to the kernel, its name sent
  * as the slice's label), or the namespace of a process (pid PID).
  *
+ * In map mode the kernel gives the slice an interface and leaves its
+ * configuration to us: after the grant, ahctl reads it back (GET) and
+ * configures the slice's side in the slice's namespace (common/slice_map.c:
+ * ADDR/32, up, a default route); if that fails, it revokes the grant.
+ *
  * Show and monitor print from the family's description
  * (common/slice_attrs.c): one JSON key (the attribute's name) and one
  * text keyword per attribute.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <net/if.h>
@@ -31,6 +38,7 @@
 #include "names.h"
 #include "parse.h"
 #include "print.h"
+#include "slice_map.h"
 
 /* show: how often to restart a dump the kernel flagged as inconsistent */
 #define DUMP_TRIES	5
@@ -44,9 +52,10 @@
 enum {
 	A_DEV	= 1 << 0,	/* dev IFACE */
 	A_NETNS	= 1 << 1,	/* netns SLICE, netns pid PID */
-	A_MODE	= 1 << 2,	/* mode move */
+	A_MODE	= 1 << 2,	/* mode move|map */
 	A_LEASE	= 1 << 3,	/* lease SECONDS */
 	A_JSON	= 1 << 4,	/* -j, -p after the command (output only) */
+	A_KEEP	= 1 << 5,	/* keep PORT[,PORT...] (mode map) */
 };
 
 struct sl_args {
@@ -56,6 +65,8 @@ struct sl_args {
 	uint32_t pid;
 	uint8_t mode;
 	uint32_t lease;
+	uint16_t keep[SLICE_KEEP_MAX];
+	size_t nkeep;
 };
 
 struct sl_cmd {
@@ -73,8 +84,8 @@ static int do_monitor(const struct sl_cmd *c, const struct sl_args *a);
 
 static const struct sl_cmd sl_cmds[] = {
 	{ "grant", do_change, SLICE_CMD_GRANT,
-	  A_DEV | A_NETNS | A_MODE | A_LEASE, A_DEV | A_NETNS,
-	  "dev IFACE netns SLICE|pid PID [mode move] [lease SECONDS]" },
+	  A_DEV | A_NETNS | A_MODE | A_KEEP | A_LEASE, A_DEV | A_NETNS,
+	  "dev IFACE netns SLICE|pid PID [mode move|map [keep PORT[,PORT...]]] [lease SECONDS]" },
 	{ "revoke", do_change, SLICE_CMD_REVOKE, A_DEV, A_DEV, "dev IFACE" },
 	{ "show", do_show, SLICE_CMD_GET, A_DEV | A_JSON, 0,
 	  "[dev IFACE] [-j [-p]]" },
@@ -100,9 +111,13 @@ void slice_help(FILE *f)
 		"         (at most %d bytes: its name is the slice's label)\n"
 		"PID      a process in the slice's network namespace\n"
 		"mode     move: the interface moves into the slice (the default)\n"
+		"         map: it stays the node's; the slice gets an interface with\n"
+		"         its IPv4 address, which ahctl configures there\n"
+		"PORT     a TCP and UDP port the node keeps (map), 1..65535, at most %d\n"
 		"SECONDS  the lease, 1..%d (%d days); none: until revoked\n"
 		"-j, -p   JSON output, also after the command\n",
-		SLICE_NAME_MAX - 1, SLICE_LEASE_MAX, SLICE_LEASE_MAX / 86400);
+		SLICE_NAME_MAX - 1, SLICE_KEEP_MAX, SLICE_LEASE_MAX,
+		SLICE_LEASE_MAX / 86400);
 }
 
 static int parse_dev(const struct sl_cmd *c, const char *s, struct sl_args *a)
@@ -147,7 +162,19 @@ static int parse_mode(const struct sl_cmd *c, const char *s, struct sl_args *a)
 			a->mode = (uint8_t)i;
 			return 0;
 		}
-	return usage_err(c, "invalid mode '%s' (move)", s);
+	return usage_err(c, "invalid mode '%s' (move or map)", s);
+}
+
+static int parse_keep(const struct sl_cmd *c, const char *s, struct sl_args *a)
+{
+	char why[64];
+	int n = parse_ports(s, a->keep, SLICE_KEEP_MAX, why, sizeof(why));
+
+	if (n < 0)
+		return usage_err(c, "invalid keep '%s': %s (PORT[,PORT...], at most %d)",
+				 s, why, SLICE_KEEP_MAX);
+	a->nkeep = (size_t)n;
+	return 0;
 }
 
 static int parse_lease(const struct sl_cmd *c, const char *s,
@@ -168,6 +195,7 @@ static const struct keyword {
 	{ "dev", A_DEV, parse_dev },
 	{ "netns", A_NETNS, parse_netns },
 	{ "mode", A_MODE, parse_mode },
+	{ "keep", A_KEEP, parse_keep },
 	{ "lease", A_LEASE, parse_lease },
 };
 
@@ -242,6 +270,9 @@ static int parse_args(const struct sl_cmd *c, int argc, char **argv,
 		return usage_err(c, "missing 'dev IFACE'");
 	if (missing & A_NETNS)
 		return usage_err(c, "missing 'netns SLICE' or 'netns pid PID'");
+	if ((a->given & A_KEEP) &&
+	    (!(a->given & A_MODE) || a->mode != SLICE_MODE_MAP))
+		return usage_err(c, "'keep' needs 'mode map' (a moved interface keeps nothing for the node)");
 	return 0;
 }
 
@@ -255,6 +286,8 @@ static struct nl_msg *sl_msg(struct genl *g, uint8_t cmd, int flags,
 			     const struct sl_args *a, int netns_fd)
 {
 	struct nl_msg *msg = genl_new(g, cmd, flags, 0);
+	struct nlattr *keep;
+	size_t i;
 
 	if (!msg)
 		return NULL;
@@ -266,18 +299,68 @@ static struct nl_msg *sl_msg(struct genl *g, uint8_t cmd, int flags,
 	     nla_put_u32(msg, SLICE_A_NETNS_PID, a->pid)) ||
 	    ((a->given & A_MODE) && nla_put_u8(msg, SLICE_A_MODE, a->mode)) ||
 	    ((a->given & A_LEASE) &&
-	     nla_put_u32(msg, SLICE_A_LEASE, a->lease))) {
-		fprintf(stderr, PROG_NAME ": out of memory building the request\n");
-		nlmsg_free(msg);
-		return NULL;
+	     nla_put_u32(msg, SLICE_A_LEASE, a->lease)))
+		goto oom;
+	/* KEEP: a nest of PORT attributes */
+	if (a->given & A_KEEP) {
+		keep = nla_nest_start(msg, SLICE_A_KEEP | NLA_F_NESTED);
+		for (i = 0; keep && i < a->nkeep; i++)
+			if (nla_put_u16(msg, SLICE_A_PORT, a->keep[i]))
+				keep = NULL;
+		if (!keep)
+			goto oom;
+		nla_nest_end(msg, keep);
 	}
 	return msg;
+oom:
+	fprintf(stderr, PROG_NAME ": out of memory building the request\n");
+	nlmsg_free(msg);
+	return NULL;
+}
+
+/* The network namespace of process @pid (the slice of "netns pid"), or -1 */
+static int pid_netns_open(uint32_t pid)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%u/ns/net", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		fprintf(stderr, PROG_NAME ": cannot open the network namespace of process %u: %s\n",
+			pid, strerror(errno));
+	return fd;
+}
+
+/*
+ * A map grant was made: configure the slice's side in the namespace of
+ * @slice_fd from what the kernel says of the grant, else revoke it.
+ */
+static int map_configure(struct genl *g, const struct sl_args *a,
+			 int slice_fd)
+{
+	struct sl_args r = { .dev = a->dev };
+	struct slice_map m;
+	struct nl_msg *msg;
+
+	if (!slice_map_get(g, a->dev, &m) && !slice_map_setup(slice_fd, &m))
+		return EXIT_OK;
+	msg = sl_msg(g, SLICE_CMD_REVOKE, 0, &r, -1);
+	if (msg && !genl_request(g, msg, NULL, NULL))
+		fprintf(stderr, PROG_NAME ": slice %s: the slice's side of the map grant could not be configured; the grant is revoked\n",
+			a->dev);
+	else
+		fprintf(stderr, PROG_NAME ": slice %s: the slice's side of the map grant could not be configured, nor the grant revoked (ahctl slice revoke dev %s)\n",
+			a->dev, a->dev);
+	return EXIT_ERR;
 }
 
 /* grant and revoke */
 static int do_change(const struct sl_cmd *c, const struct sl_args *a)
 {
-	int fd = -1, ret = EXIT_ERR;
+	bool map = c->genl_cmd == SLICE_CMD_GRANT && (a->given & A_MODE) &&
+		   a->mode == SLICE_MODE_MAP;
+	int fd = -1, slice_fd = -1, ret = EXIT_ERR;
 	struct nl_msg *msg;
 	struct genl g;
 
@@ -289,12 +372,20 @@ static int do_change(const struct sl_cmd *c, const struct sl_args *a)
 		if (fd < 0)
 			goto out;
 	}
+	/* map: the slice's namespace is configured after the grant */
+	if (map) {
+		slice_fd = fd >= 0 ? fd : pid_netns_open(a->pid);
+		if (slice_fd < 0)
+			goto out;
+	}
 	msg = sl_msg(&g, c->genl_cmd, 0, a, fd);
 	if (msg && !genl_request(&g, msg, NULL, NULL))
-		ret = EXIT_OK;
+		ret = map ? map_configure(&g, a, slice_fd) : EXIT_OK;
+out:
+	if (slice_fd >= 0 && slice_fd != fd)
+		close(slice_fd);
 	if (fd >= 0)
 		close(fd);
-out:
 	genl_close(&g);
 	return ret;
 }
@@ -366,7 +457,8 @@ static int row_cmp(const void *x, const void *y)
 
 /* What a line of show prints after the interface, in this order. */
 static const int row_fields[] = {
-	SLICE_A_NAME, SLICE_A_NETNS_PID, SLICE_A_MODE, SLICE_A_SLICE_IFNAME,
+	SLICE_A_NAME, SLICE_A_NETNS_PID, SLICE_A_MODE, SLICE_A_ADDR,
+	SLICE_A_KEEP, SLICE_A_SLICE_IFNAME,
 	SLICE_A_AGE, SLICE_A_LEASE, SLICE_A_LEASE_LEFT, SLICE_A_RX_PACKETS,
 	SLICE_A_RX_BYTES, SLICE_A_TX_PACKETS, SLICE_A_TX_BYTES,
 	SLICE_A_SPOOFED,
@@ -375,7 +467,8 @@ static const int row_fields[] = {
 /*
  * "IFACE netns SLICE mode move slice_ifname IF age Nms [lease Ns] lease_left Nms
  * rx_packets N rx_bytes N tx_packets N tx_bytes N spoofed N", with
- * "lease none" for a grant without a lease (neither lease nor lease_left).
+ * "lease none" for a grant without a lease (neither lease nor lease_left);
+ * a map grant has "addr A.B.C.D [keep PORT,...]" after its mode.
  */
 static void row_text(const struct row *r)
 {
