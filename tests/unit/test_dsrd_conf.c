@@ -211,9 +211,30 @@ static const struct err_case {
 	{ "[slice]: Lease empty", SL "Slice = red\nLease =\n",
 	  "t:6: Lease without a value" },
 	{ "[slice]: unknown Mode", SL "Slice = red\nMode = copy\n",
-	  "t:6: invalid Mode 'copy' (move)" },
+	  "t:6: invalid Mode 'copy' (move or map)" },
 	{ "[slice]: Mode is case-sensitive", SL "Slice = red\nMode = Move\n",
-	  "t:6: invalid Mode 'Move' (move)" },
+	  "t:6: invalid Mode 'Move' (move or map)" },
+	{ "[slice]: Keep without Mode = map", SL "Slice = red\nKeep = 22\n",
+	  "t:3: [slice] wlan1: Keep needs Mode = map (a moved interface keeps nothing for the node)" },
+	{ "[slice]: Keep with Mode = move",
+	  SL "Slice = red\nKeep = 22\nMode = move\n",
+	  "t:3: [slice] wlan1: Keep needs Mode = map (a moved interface keeps nothing for the node)" },
+	{ "[slice]: Keep port 0", SL "Slice = red\nMode = map\nKeep = 22,0\n",
+	  "t:7: invalid Keep '22,0': port '0' is not 1..65535 (PORT[,PORT...], at most 16)" },
+	{ "[slice]: Keep port above 65535",
+	  SL "Slice = red\nMode = map\nKeep = 70000\n",
+	  "t:7: invalid Keep '70000': port '70000' is not 1..65535 (PORT[,PORT...], at most 16)" },
+	{ "[slice]: Keep with an empty item",
+	  SL "Slice = red\nMode = map\nKeep = 22,,80\n",
+	  "t:7: invalid Keep '22,,80': port '' is not 1..65535 (PORT[,PORT...], at most 16)" },
+	{ "[slice]: Keep a port twice",
+	  SL "Slice = red\nMode = map\nKeep = 22,80,22\n",
+	  "t:7: invalid Keep '22,80,22': port 22 is listed twice (PORT[,PORT...], at most 16)" },
+	{ "[slice]: Keep more than SLICE_KEEP_MAX ports",
+	  SL "Slice = red\nMode = map\nKeep = 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17\n",
+	  "t:7: invalid Keep '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17': more than 16 ports (PORT[,PORT...], at most 16)" },
+	{ "[slice]: Keep empty", SL "Slice = red\nMode = map\nKeep =\n",
+	  "t:7: Keep without a value" },
 	{ "[slice] on the DSR device",
 	  "[dsr]\nAddress = 10.0.0.1/24\n[slice]\nInterface = dsr0\nSlice = red\n",
 	  "t:3: [slice] on the DSR device dsr0" },
@@ -629,7 +650,18 @@ static const char slices[] =
 	"[slice]\n"
 	"Interface = eth1\n"
 	"Slice = blue\n"
-	"Lease = 1\n";
+	"Lease = 1\n"
+	/* map: an interface of [dsr], with a [macfilter], stays the node's */
+	"[slice]\n"
+	"Interface = eth0\n"
+	"Mode = map\n"
+	"Keep = 22, 51820,1,65535\n"
+	"Slice = green\n"
+	"[slice]\n"
+	"Interface = dsr0\n"
+	"Slice = green\n"
+	"Mode = map\n"
+	"Keep = 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16\n";
 
 static bool t_slices(void)
 {
@@ -639,7 +671,7 @@ static bool t_slices(void)
 
 	if (!c || !parse(c, slices, err))
 		goto out;
-	CHECK_EQ(c->nsl, 3);
+	CHECK_EQ(c->nsl, 5);
 	CHECK(!strcmp(c->sl[0].ifname, "wlan1"));
 	CHECK(!strcmp(c->sl[0].slice, "red"));
 	CHECK_EQ(c->sl[0].lease, SLICE_LEASE_MAX);
@@ -652,6 +684,18 @@ static bool t_slices(void)
 	CHECK_EQ(c->sl[1].mode, SLICE_MODE_MOVE);
 	CHECK(!strcmp(c->sl[2].slice, "blue"));
 	CHECK_EQ(c->sl[2].lease, 1);
+	CHECK_EQ(c->sl[2].nkeep, 0);
+	/* Keep: blanks around the ports, 1 and 65535, at most SLICE_KEEP_MAX */
+	CHECK(!strcmp(c->sl[3].ifname, "eth0"));
+	CHECK_EQ(c->sl[3].mode, SLICE_MODE_MAP);
+	CHECK_EQ(c->sl[3].nkeep, 4);
+	CHECK_EQ(c->sl[3].keep[0], 22);
+	CHECK_EQ(c->sl[3].keep[1], 51820);
+	CHECK_EQ(c->sl[3].keep[2], 1);
+	CHECK_EQ(c->sl[3].keep[3], 65535);
+	CHECK(!strcmp(c->sl[4].ifname, "dsr0"));
+	CHECK_EQ(c->sl[4].nkeep, SLICE_KEEP_MAX);
+	CHECK_EQ(c->sl[4].keep[SLICE_KEEP_MAX - 1], 16);
 	CHECK_EQ(c->nmf, 1);
 	ok = true;
 out:

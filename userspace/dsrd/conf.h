@@ -6,7 +6,7 @@
  *	[dsr.params]	any parameter "ahctl dsr param set" knows
  *	[macfilter]	Interface, Mode, MaxEntries, Entry..., EntryFile
  *	[transit]	Interface, Enable, any transit parameter
- *	[slice]		Interface, Slice, Lease, Mode
+ *	[slice]		Interface, Slice, Lease, Mode, Keep
  *	[log]		Stats*, Events*
  *
  * [macfilter], [transit] and [slice] may be repeated, one per interface.  The
@@ -102,6 +102,8 @@ struct conf_slice {
 	char slice[SLICE_NAME_MAX];	/* /run/netns/NAME; also the label */
 	uint32_t lease;			/* seconds; 0: until revoked */
 	uint8_t mode;			/* enum slice_mode */
+	uint16_t keep[SLICE_KEEP_MAX];	/* map: the node's ports */
+	uint8_t nkeep;
 };
 
 struct conf_log {

@@ -10,6 +10,7 @@
 #include "conf_parse.h"
 #include "dsrd.h"
 #include "names.h"
+#include "parse.h"
 
 static int sl_interface(struct parser *p, char *v)
 {
@@ -63,7 +64,20 @@ static int sl_mode(struct parser *p, char *v)
 			cur_sl(p)->mode = (uint8_t)i;
 			return 0;
 		}
-	return perr(p, "invalid Mode '%s' (move)", v);
+	return perr(p, "invalid Mode '%s' (move or map)", v);
+}
+
+static int sl_keep(struct parser *p, char *v)
+{
+	struct conf_slice *sl = cur_sl(p);
+	char why[64];
+	int n = parse_ports(v, sl->keep, SLICE_KEEP_MAX, why, sizeof(why));
+
+	if (n < 0)
+		return perr(p, "invalid Keep '%s': %s (PORT[,PORT...], at most %d)",
+			    v, why, SLICE_KEEP_MAX);
+	sl->nkeep = (uint8_t)n;
+	return 0;
 }
 
 const struct key sl_keys[] = {
@@ -71,6 +85,7 @@ const struct key sl_keys[] = {
 	{ "Slice", false, sl_slice },
 	{ "Lease", false, sl_lease },
 	{ "Mode", false, sl_mode },
+	{ "Keep", false, sl_keep },
 	{ NULL, false, NULL },
 };
 
@@ -81,13 +96,17 @@ int sl_finish(struct parser *p, struct conf_slice *sl)
 	if (!sl->slice[0])
 		return perr_at(p, sl->line, "[slice] %s without Slice",
 			       sl->ifname);
+	if (sl->nkeep && sl->mode != SLICE_MODE_MAP)
+		return perr_at(p, sl->line, "[slice] %s: Keep needs Mode = map (a moved interface keeps nothing for the node)",
+			       sl->ifname);
 	return 0;
 }
 
 /*
  * A leased interface leaves the node's namespace: it cannot be the DSR
  * device, one of its interfaces, or have a [macfilter] or [transit] (whose
- * interface must be in the node).
+ * interface must be in the node).  A mapped one (Mode = map) stays, with
+ * all of those.
  */
 int check_slices(struct parser *p)
 {
@@ -97,6 +116,8 @@ int check_slices(struct parser *p)
 
 	for (i = 0; i < c->nsl; i++) {
 		sl = &c->sl[i];
+		if (sl->mode == SLICE_MODE_MAP)
+			continue;
 		if (!strcmp(sl->ifname, c->dsr.device))
 			return perr_at(p, sl->line, "[slice] on the DSR device %s",
 				       sl->ifname);
