@@ -4,7 +4,7 @@
  * of dsrd and run against the stand-in for the slice module
  * (fake_slice.so, preloaded by test_dsrd_slice.sh):
  *
- *	dsrd_slice_run [NAME=VALUE | stats:FILE | CONF]...
+ *	dsrd_slice_run [NAME=VALUE | stats:FILE | events | CONF]...
  *
  * The first CONF is applied as dsrd's start does (after the device is
  * up: the grants), each further one as a SIGHUP does (the revocations
@@ -13,13 +13,18 @@
  * variable of the stand-in (FAKE_NETNS, FAKE_SLICE_ERROR; an empty VALUE
  * unsets it) before the next CONF.  Before each CONF, "-- CONF" goes to
  * $FAKE_SLICE_LOG, which then holds the requests it made; after it, one
- * line to stdout: "CONF: failed N; granted by dsrd: IFACE=SLICE[/LEASE]...".
- * stats:FILE writes one stats line to FILE, as every StatsInterval does
- * (the slice family's part only: the other modules are not there).
- * dsrd's messages go to stderr.  Exit status 1 if a CONF is invalid or
- * the family cannot be opened.
+ * line to stdout: "CONF: failed N; granted by dsrd: IFACE=SLICE[/LEASE]...",
+ * with "+map[:PORT,...] [ADDR]" after a map grant (its KEEP, and the
+ * address of the slice's side once configured).  stats:FILE writes one
+ * stats line to FILE, as every StatsInterval does (the slice family's
+ * part only: the other modules are not there).  events reads the
+ * notifications as dsrd's loop does (subscribing the first time: the
+ * stand-in sends its three then), and prints "events: granted by dsrd:
+ * ..." after them.  dsrd's messages go to stderr.  Exit status 1 if a
+ * CONF is invalid or the family cannot be opened.
  */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,12 +45,39 @@ static void mark(const char *conf)
 	fclose(f);
 }
 
+/* " IFACE=SLICE[/LEASE][+map[:PORT,...] [ADDR]]" for each of dsrd's */
+static void print_applied(const struct dsrd *d)
+{
+	char addr[INET_ADDRSTRLEN];
+	const struct sl_applied *a;
+	struct in_addr in;
+	size_t i, j;
+
+	printf(" granted by dsrd:");
+	for (i = 0; i < d->nsl; i++) {
+		a = &d->sl[i];
+		printf(" %s=%s", a->ifname, a->slice);
+		if (a->lease)
+			printf("/%u", a->lease);
+		if (a->mode != SLICE_MODE_MAP)
+			continue;
+		printf("+map");
+		for (j = 0; j < a->nkeep; j++)
+			printf("%c%u", j ? ',' : ':', a->keep[j]);
+		if (a->mapped) {
+			in.s_addr = a->map.addr;
+			printf(" %s", inet_ntop(AF_INET, &in, addr, sizeof(addr)));
+		}
+	}
+	putchar('\n');
+	fflush(stdout);
+}
+
 static int run_conf(struct dsrd *d, const char *path, bool first)
 {
 	struct run r = { .keep_going = true };
 	char err[1024];
 	struct conf c;
-	size_t i;
 
 	conf_init(&c);
 	if (conf_load(&c, path, err, sizeof(err))) {
@@ -57,15 +89,22 @@ static int run_conf(struct dsrd *d, const char *path, bool first)
 	if (!first)
 		sl_revoke_gone(d, &c, &r);
 	sl_grant_all(d, &c, &r);
-	printf("%s: failed %d; granted by dsrd:", path, r.failed);
-	for (i = 0; i < d->nsl; i++) {
-		printf(" %s=%s", d->sl[i].ifname, d->sl[i].slice);
-		if (d->sl[i].lease)
-			printf("/%u", d->sl[i].lease);
-	}
-	putchar('\n');
-	fflush(stdout);
+	printf("%s: failed %d;", path, r.failed);
+	print_applied(d);
 	conf_free(&c);
+	return 0;
+}
+
+/* What dsrd's loop does when the notifications socket is readable */
+static int events(struct dsrd *d)
+{
+	struct fam *fam = &d->fam[FAM_SLICE];
+
+	if (!fam->ev.sk && events_subscribe(d, fam))
+		return -1;
+	events_read(d, fam);
+	printf("events:");
+	print_applied(d);
 	return 0;
 }
 
@@ -104,6 +143,11 @@ int main(int argc, char **argv)
 				return 1;
 			continue;
 		}
+		if (!strcmp(argv[i], "events")) {
+			if (events(&d))
+				return 1;
+			continue;
+		}
 		eq = strchr(argv[i], '=');
 		if (eq) {
 			*eq = '\0';
@@ -117,6 +161,7 @@ int main(int argc, char **argv)
 			return 1;
 		first = false;
 	}
+	genl_close(&fam->ev);
 	genl_close(&fam->req);
 	return 0;
 }

@@ -11,6 +11,15 @@
 # missing namespace logged and the other leases still granted; and
 # "dsrd --check" on [slice] sections.
 #
+# A map lease (Mode = map, Keep): the GRANT with its KEEP nest, then the
+# slice's side configured for real over rtnetlink, in a network namespace
+# of the test's own (unshare -n; the slice's namespace is ours there),
+# on a veth of the index the stand-in gives the slice's interface, read
+# back with ip; the grant revoked when that fails; a changed Mode or Keep
+# granted again; the slice's side re-addressed when the kernel announces
+# a new address.  A root that cannot unshare skips what would configure
+# the host.
+#
 # The stand-in's kernel always holds three grants: wlan0 to slice "red",
 # wlan1 to a slice without a label, and wlan2 to slice "blue" in map mode
 # (10.1.0.5 on the slice's interface of index 99998, keeping 22 and
@@ -197,6 +206,179 @@ same "stats: every grant of the node, by interface, as ahctl slice show -j" \
 	"$(sed 's/^{"time":"[^"]*",//' "$TMP/stats.jsonl")" \
 '"slice":{"wlan1":{"ifindex":5,"name":"","mode":"move","age":42,"slice_ifindex":2,"slice_ifname":"wlan1","rx_packets":0,"rx_bytes":0,"tx_packets":1,"tx_bytes":90,"spoofed":0},"wlan0":{"ifindex":3,"name":"red","mode":"move","lease_left":3594988,"age":5012,"slice_ifindex":2,"slice_ifname":"wlan0","rx_packets":10,"rx_bytes":1200,"tx_packets":8,"tx_bytes":900,"spoofed":1},"wlan2":{"ifindex":7,"name":"blue","mode":"map","age":700,"slice_ifindex":99998,"slice_ifname":"wlan2","rx_packets":4,"rx_bytes":336,"tx_packets":3,"tx_bytes":252,"spoofed":2,"addr":"10.1.0.5","keep":[22,51820]}}}'
 
+# ---- map leases: the slice's side -------------------------------------------
+# where it is configured: a namespace of our own, or (not root) nowhere
+if unshare -n true 2>/dev/null; then
+	NETNS=unshare
+elif (($(id -u) != 0)); then
+	NETNS=unprivileged
+else
+	NETNS=
+fi
+export RUN FAKE LOG TMP
+
+# mapconf NAME IFACE SLICE KEEP [LEASE]: $TMP/NAME, a [dsr] and a map
+# [slice] (KEEP "-": none)
+mapconf() {
+	local f=$TMP/$1
+	printf '[dsr]\nAddress = 10.0.0.1/24\n[slice]\nInterface = %s\nSlice = %s\nMode = map\n' \
+		"$2" "$3" > "$f"
+	[[ $4 == - ]] || printf 'Keep = %s\n' "$4" >> "$f"
+	[[ -z ${5:-} ]] || printf 'Lease = %s\n' "$5" >> "$f"
+}
+
+# nsrun SETUP ARGS...: as run, in a network namespace of its own (unshare
+# -n) after the shell commands SETUP; $ip: what the namespace has then,
+# "ADDRESSES OF slmap0; up|down; DEFAULT ROUTES" (without "linkdown":
+# the veth has no carrier).  Not root: here, without SETUP.
+# shellcheck disable=SC2016
+NSRUN='
+	eval "$1" || exit 1
+	shift
+	cd "$TMP" && LD_PRELOAD=$FAKE FAKE_SLICE_LOG=$LOG FAKE_NETNS=red \
+		"$RUN" "$@" > "$TMP/out" 2> "$TMP/err"
+	echo $? > "$TMP/rc"
+	ip link show dev slmap0 > /dev/null 2>&1 || exit 0
+	{
+		ip -4 -o addr show dev slmap0 | awk "{ print \$4 }" | paste -sd" "
+		ip -o link show dev slmap0 | grep -q "[<,]UP[,>]" && echo up || echo down
+		ip route show default | sed "s/ linkdown//; s/ *$//" | paste -sd","
+	} | paste -sd";" | sed "s/;/; /g" > "$TMP/ip"
+'
+nsrun() {
+	local setup=$1
+	shift
+	: > "$LOG"
+	rm -f "$TMP/ip"
+	if [[ $NETNS == unshare ]]; then
+		unshare -n bash -c "$NSRUN" nsrun "$setup" "$@"
+	else
+		bash -c "$NSRUN" nsrun : "$@"
+	fi
+	rc=$(< "$TMP/rc")
+	stdout=$(< "$TMP/out")
+	stderr=$(< "$TMP/err")
+	req=$(< "$LOG")
+	ip=$(cat "$TMP/ip" 2>/dev/null)
+}
+
+# ns_skip DESC...: true (and each DESC skipped) where NEED (unshare, or
+# any: also unprivileged) cannot be had
+ns_skip() {
+	local need=$1 d
+	shift
+	[[ -n $NETNS && ( $need == any || $NETNS == unshare ) ]] && return 1
+	for d in "$@"; do
+		result 1 "$d # SKIP no network namespace of our own (unshare -n as root)"
+	done
+	return 0
+}
+
+# the slice's interfaces as the stand-in names them: 99997 for the grants
+# made, 99998 for its map grant of wlan2 (10.1.0.5, configured)
+SLMAP='ip link add slmap0 index 99997 type veth peer name slpeer0'
+SLMAP2='ip link add slmap0 index 99998 type veth peer name slpeer0 &&
+	ip addr add 10.1.0.5/32 dev slmap0 && ip link set slmap0 up &&
+	ip route add default dev slmap0 scope link'
+
+mapconf map slmap0 red 22,51820 60
+D1="map lease: GRANT with KEEP, a GET, the slice's side configured"
+D2="map lease: what dsrd logs of it"
+if ! ns_skip unshare "$D1" "$D2"; then
+	nsrun "$SLMAP" map
+	same "$D1" "$stdout
+$req
+$ip" "map: failed 0; granted by dsrd: slmap0=red/60+map:22,51820 192.0.2.7
+-- map
+get flags=dump v1
+grant flags=0 v1 ifname=slmap0 netns_fd=net name=red mode=1 lease=60 keep=22,51820
+get flags=0 v1 ifname=slmap0
+192.0.2.7/32; up; default dev slmap0 scope link"
+	has "$D2" "$stderr" \
+		"dsrd: slice slmap0: granted to slice red in map mode for 60 s" \
+		"dsrd: slice slmap0: slice red has 192.0.2.7/32 on slmap0, up, and its default route"
+fi
+
+D1="map lease: the slice's side cannot be configured: the grant revoked"
+D2="map lease not configured: what dsrd logs of it"
+if ! ns_skip any "$D1" "$D2"; then
+	# no interface 99997 here, or no right to configure it
+	nsrun : map
+	same "$D1" "$stdout
+$req" "map: failed 1; granted by dsrd:
+-- map
+get flags=dump v1
+grant flags=0 v1 ifname=slmap0 netns_fd=net name=red mode=1 lease=60 keep=22,51820
+get flags=0 v1 ifname=slmap0
+revoke flags=0 v1 ifname=slmap0"
+	has "$D2" "$stderr" \
+		"dsrd: slice slmap0: the slice's side of the map grant could not be configured; revoking the grant" \
+		"dsrd: slice slmap0: revoked from slice red"
+fi
+
+# wlan0 (red, move) to map; wlan2 (blue, map, keeping 22 and 51820) to
+# keep 22 only, then as it is (taken as dsrd's, its slice's side as well).
+# Each in a namespace of its own: the module would remove the slice's
+# interface with the grant, the stand-in's is the same veth every time.
+mapconf mode wlan0 red -
+mapconf keep wlan2 blue 22
+mapconf same wlan2 blue 51820,22
+D1="a changed Mode or Keep: revoked and granted again, the slice's side configured"
+D2="a changed Mode or Keep: what dsrd logs of it"
+D3="a map grant as the config says: dsrd's, nothing sent"
+if ! ns_skip unshare "$D1" "$D2" "$D3"; then
+	nsrun "$SLMAP" mode
+	all=$stdout$'\n'$req$'\n'$ip
+	log=$stderr
+	nsrun "$SLMAP" FAKE_NETNS=blue keep
+	same "$D1" "$all
+$stdout
+$req
+$ip" "mode: failed 0; granted by dsrd: wlan0=red+map 192.0.2.7
+-- mode
+get flags=dump v1
+revoke flags=0 v1 ifname=wlan0
+grant flags=0 v1 ifname=wlan0 netns_fd=net name=red mode=1
+get flags=0 v1 ifname=wlan0
+192.0.2.7/32; up; default dev slmap0 scope link
+keep: failed 0; granted by dsrd: wlan2=blue+map:22 192.0.2.7
+-- keep
+get flags=dump v1
+revoke flags=0 v1 ifname=wlan2
+grant flags=0 v1 ifname=wlan2 netns_fd=net name=blue mode=1 keep=22
+get flags=0 v1 ifname=wlan2
+192.0.2.7/32; up; default dev slmap0 scope link"
+	has "$D2" "$log$stderr" \
+		"dsrd: slice wlan0: granted to slice red already; dsrd's lease from now on" \
+		"dsrd: slice wlan0: Mode move -> map: granting it to slice red again" \
+		"dsrd: slice wlan2: granted to slice blue already; dsrd's lease from now on" \
+		"dsrd: slice wlan2: Keep changed: granting it to slice blue again"
+	nsrun : FAKE_NETNS=blue same
+	same "$D3" "$stdout
+$req" "same: failed 0; granted by dsrd: wlan2=blue+map:22,51820 10.1.0.5
+-- same
+get flags=dump v1"
+fi
+
+# the kernel announces wlan2's new address, 10.1.0.9
+D1="a new address announced: the slice's side of dsrd's map grant follows"
+D2="a new address announced: logged as an event, then what dsrd did"
+if ! ns_skip unshare "$D1" "$D2"; then
+	nsrun "$SLMAP2" FAKE_NETNS=blue same events
+	same "$D1" "$stdout
+$req
+$ip" "same: failed 0; granted by dsrd: wlan2=blue+map:22,51820 10.1.0.5
+events: granted by dsrd: wlan2=blue+map:22,51820 10.1.0.9
+-- same
+get flags=dump v1
+10.1.0.9/32; up; default dev slmap0 scope link"
+	has "$D2" "$stderr" \
+		'{"time":"' \
+		'"family":"slice","cmd":"grant","event":"grant","ifindex":7,"ifname":"wlan2","name":"blue","mode":"map",' \
+		'"addr":"10.1.0.9","keep":[22,51820]}' \
+		"dsrd: slice wlan2: the mapped address is 10.1.0.9 now, on wlan2 in slice blue"
+fi
+
 # ---- the kernel refuses -----------------------------------------------------
 run FAKE_SLICE_ERROR="1:no CAP_NET_ADMIN" start
 same "the grants cannot be read: nothing else is sent" "$stdout
@@ -220,9 +402,24 @@ if [[ -x $DSRD ]]; then
 	rc=$?
 	same "dsrd --check: an invalid Lease, exit 2" "$rc $(< "$TMP/out")" \
 		"2 dsrd: $TMP/bad.conf:6: invalid Lease '0' (seconds, 1..2592000, at most 30 days; without Lease: until revoked)"
+	printf '[dsr]\nInterface = wlan1\nAddress = 10.0.0.1/24\n[slice]\nInterface = wlan1\nSlice = red\nMode = map\nKeep = 22,51820\n' \
+		> "$TMP/good.conf"
+	"$DSRD" --check -c "$TMP/good.conf" > "$TMP/out" 2>&1
+	rc=$?
+	same "dsrd --check: a map [slice] of an Interface of [dsr]" \
+		"$rc $(< "$TMP/out")" "0 "
+	printf '[dsr]\nAddress = 10.0.0.1/24\n[slice]\nInterface = wlan1\nSlice = red\nKeep = 22\n' \
+		> "$TMP/bad.conf"
+	"$DSRD" --check -c "$TMP/bad.conf" > "$TMP/out" 2>&1
+	rc=$?
+	same "dsrd --check: Keep without Mode = map, exit 2" "$rc $(< "$TMP/out")" \
+		"2 dsrd: $TMP/bad.conf:3: [slice] wlan1: Keep needs Mode = map (a moved interface keeps nothing for the node)"
 else
-	result 1 "dsrd --check: a valid [slice] # SKIP $DSRD is not built"
-	result 1 "dsrd --check: an invalid Lease, exit 2 # SKIP $DSRD is not built"
+	for d in "a valid [slice]" "an invalid Lease, exit 2" \
+		 "a map [slice] of an Interface of [dsr]" \
+		 "Keep without Mode = map, exit 2"; do
+		result 1 "dsrd --check: $d # SKIP $DSRD is not built"
+	done
 fi
 
 echo "1..$n"

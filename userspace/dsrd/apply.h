@@ -60,6 +60,11 @@ void sl_grant_all(struct dsrd *d, const struct conf *c, struct run *r);
 /* @ifname is granted by dsrd and @c no longer leases it: it comes back */
 bool sl_returning(const struct dsrd *d, const struct conf *c,
 		  const char *ifname);
+/*
+ * A slice notification (@cmd, its attributes @tb): a GRANT of one of
+ * dsrd's map grants with a new ADDR re-addresses the slice's side.
+ */
+void sl_event(struct dsrd *d, uint8_t cmd, struct nlattr **tb);
 
 /* dsr: the device, its parameters, slaves and address */
 int dsr_create(struct dsrd *d, const struct conf *c);

@@ -13,8 +13,16 @@
  * revoke them.  Nothing here waits for a lease's end: the kernel revokes
  * an expired lease itself, with or without dsrd, and the next reload
  * grants it again.  dsrd leaves its grants in place when it stops.
+ *
+ * A map grant (Mode = map) leaves the slice's side to dsrd: after the
+ * grant it configures the slice's interface in the slice's namespace
+ * (common/slice_map.c), and revokes the grant if that fails; when the
+ * kernel announces a new ADDR for it (the node's address changed), it
+ * re-addresses that interface (sl_event()).  A changed Mode or Keep is
+ * granted again: no request changes a running grant.
  */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,15 +34,21 @@
 #include "apply.h"
 #include "dsrd.h"
 #include "log.h"
+#include "names.h"
 
 /* how often to restart a dump the kernel flagged as inconsistent */
 #define DUMP_TRIES	5
 
-/* One grant of the kernel: the interface, as named in the node, and the
- * slice's label. */
+/* One grant of the kernel: the interface, as named in the node, the
+ * slice's label, the mode and, of a map grant, KEEP and the slice's side. */
 struct sl_grant {
 	char ifname[IFNAMSIZ];
 	char name[SLICE_NAME_MAX];
+	uint8_t mode;
+	uint16_t keep[SLICE_KEEP_MAX];
+	uint8_t nkeep;
+	bool mapped;		/* map: ADDR and SLICE_IFINDEX in @map */
+	struct slice_map map;
 };
 
 struct sl_grants {
@@ -43,11 +57,27 @@ struct sl_grants {
 	size_t n, cap;
 };
 
+/* The PORTs of a KEEP nest (at most SLICE_KEEP_MAX of them) */
+static uint8_t keep_read(const struct nlattr *nest, uint16_t *keep)
+{
+	const struct nlattr *p;
+	uint8_t n = 0;
+	int rem;
+
+	if (!nest)
+		return 0;
+	nla_for_each_nested(p, nest, rem)
+		if (nla_type(p) == SLICE_A_PORT && nla_len(p) >= 2 &&
+		    n < SLICE_KEEP_MAX)
+			keep[n++] = nla_get_u16((struct nlattr *)p);
+	return n;
+}
+
 static int grants_cb(struct nl_msg *msg, void *arg)
 {
 	struct nlattr *tb[SLICE_A_MAX + 1];
 	struct sl_grants *k = arg;
-	struct sl_grant *more;
+	struct sl_grant *more, *g;
 	uint8_t cmd;
 
 	if (genl_parse(k->g, msg, &cmd, tb, SLICE_A_MAX) ||
@@ -62,10 +92,13 @@ static int grants_cb(struct nl_msg *msg, void *arg)
 		k->v = more;
 		k->cap += 16;
 	}
-	memset(&k->v[k->n], 0, sizeof(k->v[k->n]));
-	attr_str(tb[SLICE_A_IFNAME], k->v[k->n].ifname, IFNAMSIZ);
-	attr_str(tb[SLICE_A_NAME], k->v[k->n].name, SLICE_NAME_MAX);
-	k->n++;
+	g = &k->v[k->n++];
+	memset(g, 0, sizeof(*g));
+	attr_str(tb[SLICE_A_IFNAME], g->ifname, IFNAMSIZ);
+	attr_str(tb[SLICE_A_NAME], g->name, SLICE_NAME_MAX);
+	attr_u8(tb[SLICE_A_MODE], &g->mode);
+	g->nkeep = keep_read(tb[SLICE_A_KEEP], g->keep);
+	g->mapped = g->mode == SLICE_MODE_MAP && !slice_map_parse(tb, &g->map);
 	return 0;
 }
 
@@ -144,7 +177,8 @@ static int applied_room(const struct dsrd *d, const char *ifname)
 	return -1;
 }
 
-static void applied_record(struct dsrd *d, const struct conf_slice *l)
+static struct sl_applied *applied_record(struct dsrd *d,
+					 const struct conf_slice *l)
 {
 	struct sl_applied *a = &d->sl[d->nsl++];
 
@@ -152,6 +186,10 @@ static void applied_record(struct dsrd *d, const struct conf_slice *l)
 	memcpy(a->ifname, l->ifname, IFNAMSIZ);
 	memcpy(a->slice, l->slice, SLICE_NAME_MAX);
 	a->lease = l->lease;
+	a->mode = l->mode;
+	memcpy(a->keep, l->keep, sizeof(a->keep));
+	a->nkeep = l->nkeep;
+	return a;
 }
 
 static void applied_forget(struct dsrd *d, struct sl_applied *a)
@@ -168,6 +206,22 @@ static const struct conf_slice *lease_of(const struct conf *c,
 		if (!strcmp(c->sl[i].ifname, ifname))
 			return &c->sl[i];
 	return NULL;
+}
+
+/* The same mode, and the same ports kept (in any order) */
+static bool same_terms(const struct sl_applied *a, const struct conf_slice *l)
+{
+	size_t i, j;
+
+	if (a->mode != l->mode || a->nkeep != l->nkeep)
+		return false;
+	for (i = 0; i < l->nkeep; i++) {
+		for (j = 0; j < a->nkeep && a->keep[j] != l->keep[i]; j++)
+			;
+		if (j == a->nkeep)
+			return false;
+	}
+	return true;
 }
 
 bool sl_returning(const struct dsrd *d, const struct conf *c,
@@ -213,11 +267,62 @@ static int netns_open(const struct conf_slice *l)
 	return -1;
 }
 
-/* GRANT @l to the namespace of @fd, with its name as the label */
+/*
+ * The slice's side of dsrd's map grant @a, in the slice's namespace @fd,
+ * from what the kernel says of the grant; if it cannot be configured, the
+ * grant is revoked.  0, or -1 (logged).
+ */
+static int sl_map_side(struct dsrd *d, struct sl_applied *a, int fd)
+{
+	char addr[INET_ADDRSTRLEN];
+	struct in_addr in;
+	struct slice_map m;
+
+	if (!slice_map_get(&d->fam[FAM_SLICE].req, a->ifname, &m) &&
+	    !slice_map_setup(fd, &m)) {
+		a->mapped = true;
+		a->map = m;
+		in.s_addr = m.addr;
+		inet_ntop(AF_INET, &in, addr, sizeof(addr));
+		log_info("slice %s: slice %s has %s/32 on %s, up, and its default route",
+			 a->ifname, a->slice, addr, m.ifname);
+		return 0;
+	}
+	log_err("slice %s: the slice's side of the map grant could not be configured; revoking the grant",
+		a->ifname);
+	if (!sl_revoke(d, a))
+		applied_forget(d, a);
+	return -1;
+}
+
+/* KEEP: the ports of @l, a nest of PORT attributes */
+static int put_keep(struct nl_msg *msg, const struct conf_slice *l)
+{
+	struct nlattr *nest;
+	size_t i;
+
+	if (!l->nkeep)
+		return 0;
+	nest = nla_nest_start(msg, SLICE_A_KEEP | NLA_F_NESTED);
+	if (!nest)
+		return -1;
+	for (i = 0; i < l->nkeep; i++)
+		if (nla_put_u16(msg, SLICE_A_PORT, l->keep[i]))
+			return -1;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+/*
+ * GRANT @l to the namespace of @fd, with its name as the label; in map
+ * mode, then the slice's side.
+ */
 static int sl_grant(struct dsrd *d, const struct conf_slice *l, int fd)
 {
 	struct nl_msg *msg = dev_msg(d, FAM_SLICE, SLICE_CMD_GRANT,
 				     l->ifname, 0);
+	bool map = l->mode == SLICE_MODE_MAP;
+	struct sl_applied *a;
 
 	if (!msg)
 		return -1;
@@ -228,21 +333,22 @@ static int sl_grant(struct dsrd *d, const struct conf_slice *l, int fd)
 	if (nla_put_u32(msg, SLICE_A_NETNS_FD, (uint32_t)fd) ||
 	    nla_put_string(msg, SLICE_A_NAME, l->slice) ||
 	    nla_put_u8(msg, SLICE_A_MODE, l->mode) ||
-	    (l->lease && nla_put_u32(msg, SLICE_A_LEASE, l->lease)))
+	    (l->lease && nla_put_u32(msg, SLICE_A_LEASE, l->lease)) ||
+	    put_keep(msg, l))
 		return put_failed(msg);
 	if (fam_send(d, FAM_SLICE, msg)) {
 		log_err("slice %s: cannot grant it to slice %s", l->ifname,
 			l->slice);
 		return -1;
 	}
-	applied_record(d, l);
+	a = applied_record(d, l);
 	if (l->lease)
-		log_info("slice %s: granted to slice %s for %u s", l->ifname,
-			 l->slice, l->lease);
+		log_info("slice %s: granted to slice %s%s for %u s", l->ifname,
+			 l->slice, map ? " in map mode" : "", l->lease);
 	else
-		log_info("slice %s: granted to slice %s until revoked",
-			 l->ifname, l->slice);
-	return 0;
+		log_info("slice %s: granted to slice %s%s until revoked",
+			 l->ifname, l->slice, map ? " in map mode" : "");
+	return map ? sl_map_side(d, a, fd) : 0;
 }
 
 /*
@@ -267,6 +373,19 @@ static int sl_move(struct dsrd *d, const struct conf_slice *l,
 	}
 	ret = sl_grant(d, l, fd);
 out:
+	close(fd);
+	return ret;
+}
+
+/* dsrd's map grant @a whose slice's side is not configured: again */
+static int sl_remap(struct dsrd *d, const struct conf_slice *l,
+		    struct sl_applied *a)
+{
+	int fd = netns_open(l), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = sl_map_side(d, a, fd);
 	close(fd);
 	return ret;
 }
@@ -347,10 +466,15 @@ static int sl_lease(struct dsrd *d, const struct conf_slice *l,
 	if (!a && !strcmp(g->name, l->slice)) {
 		if (applied_room(d, l->ifname))
 			return -1;
-		applied_record(d, l);
+		/* as the kernel has it: the slice's side is done already */
+		a = applied_record(d, l);
+		a->mode = g->mode;
+		memcpy(a->keep, g->keep, sizeof(a->keep));
+		a->nkeep = g->nkeep;
+		a->mapped = g->mapped;
+		a->map = g->map;
 		log_info("slice %s: granted to slice %s already; dsrd's lease from now on",
 			 l->ifname, l->slice);
-		return 0;
 	}
 	if (!a) {
 		log_err("slice %s: granted to slice %s, not by dsrd; not granted to slice %s (ahctl slice revoke dev %s)",
@@ -359,6 +483,19 @@ static int sl_lease(struct dsrd *d, const struct conf_slice *l,
 	}
 	if (strcmp(a->slice, l->slice))
 		return sl_move(d, l, a);
+	if (!same_terms(a, l)) {
+		/* nor a running grant's mode or ports: granted anew */
+		if (a->mode != l->mode)
+			log_info("slice %s: Mode %s -> %s: granting it to slice %s again",
+				 l->ifname, NAME_OF(slice_mode_names, a->mode),
+				 NAME_OF(slice_mode_names, l->mode), l->slice);
+		else
+			log_info("slice %s: Keep changed: granting it to slice %s again",
+				 l->ifname, l->slice);
+		return sl_move(d, l, a);
+	}
+	if (l->mode == SLICE_MODE_MAP && !a->mapped && sl_remap(d, l, a))
+		return -1;
 	if (a->lease != l->lease) {
 		/* no request changes a running lease: the next grant has it */
 		log_info("slice %s: Lease %s -> %s takes effect when the grant to slice %s ends",
@@ -381,4 +518,42 @@ void sl_grant_all(struct dsrd *d, const struct conf *c, struct run *r)
 			r->failed++;
 out:
 	free(k.v);
+}
+
+void sl_event(struct dsrd *d, uint8_t cmd, struct nlattr **tb)
+{
+	char ifname[IFNAMSIZ], name[SLICE_NAME_MAX] = "", addr[INET_ADDRSTRLEN];
+	struct sl_applied *a;
+	struct slice_map m;
+	struct in_addr in;
+	uint32_t old;
+	int fd;
+
+	if (cmd != SLICE_CMD_GRANT ||
+	    !attr_str(tb[SLICE_A_IFNAME], ifname, sizeof(ifname)) ||
+	    slice_map_parse(tb, &m))
+		return;
+	attr_str(tb[SLICE_A_NAME], name, sizeof(name));
+	a = applied_of(d, ifname);
+	/* dsrd's own grant, its slice's interface, a new address */
+	if (!a || !a->mapped || strcmp(a->slice, name) ||
+	    m.ifindex != a->map.ifindex || m.addr == a->map.addr)
+		return;
+	old = a->map.addr;
+	a->map = m;
+	in.s_addr = m.addr;
+	inet_ntop(AF_INET, &in, addr, sizeof(addr));
+	fd = genl_netns_try_open(a->slice);
+	if (fd < 0) {
+		log_err("slice %s: the mapped address is %s now, but network namespace \"%s\" cannot be opened: %s",
+			ifname, addr, a->slice, strerror(-fd));
+		return;
+	}
+	if (slice_map_readdress(fd, &m, old))
+		log_err("slice %s: the mapped address is %s now; slice %s's interface %s could not follow (logged above)",
+			ifname, addr, a->slice, m.ifname);
+	else
+		log_info("slice %s: the mapped address is %s now, on %s in slice %s",
+			 ifname, m.addr ? addr : "none", m.ifname, a->slice);
+	close(fd);
 }

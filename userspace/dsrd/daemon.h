@@ -20,6 +20,7 @@
 #include "genl.h"
 #include "maclist.h"
 #include "notify.h"
+#include "slice_map.h"
 #include "statlog.h"
 
 /* The families dsrd talks to */
@@ -70,6 +71,12 @@ struct sl_applied {
 	char ifname[IFNAMSIZ];
 	char slice[SLICE_NAME_MAX];
 	uint32_t lease;		/* as the config said; 0: none */
+	uint8_t mode;		/* what the kernel has */
+	uint16_t keep[SLICE_KEEP_MAX];
+	uint8_t nkeep;
+	/* map: the slice's side, as configured (re-addressed on a GRANT) */
+	bool mapped;
+	struct slice_map map;
 };
 
 struct dsrd {

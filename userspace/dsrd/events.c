@@ -32,6 +32,7 @@
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
 
+#include "apply.h"
 #include "daemon.h"
 #include "dsrd.h"
 #include "ethtool.h"
@@ -189,6 +190,9 @@ static int event_cb(struct nl_msg *msg, void *arg)
 	else
 		log_line(LOG_INFO, l.buf, l.len);
 	free(l.buf);
+	/* after it is logged: what dsrd does about it */
+	if (x->fam == &d->fam[FAM_SLICE])
+		sl_event(d, cmd, tb);
 	return NL_OK;
 }
 
