@@ -194,6 +194,14 @@ expect "slice grant: mode values" "ahctl slice grant dev eth0 netns red mode " \
 	"move map"
 expect "slice grant: no value for lease" \
 	"ahctl slice grant dev eth0 netns red lease " ""
+expect "slice grant: keep after mode map" \
+	"ahctl slice grant dev eth0 netns red mode map " "lease keep"
+expect "slice grant: no keep after mode move" \
+	"ahctl slice grant dev eth0 netns red mode move " "lease"
+expect "slice grant: no value for keep" \
+	"ahctl slice grant dev eth0 netns red mode map keep " ""
+expect "slice grant: keep not repeated" \
+	"ahctl slice grant dev eth0 netns red mode map keep 22 " "lease"
 expect "slice revoke: dev" "ahctl slice revoke " "dev"
 expect "slice revoke: nothing after dev IFACE" "ahctl slice revoke dev wlan1 " ""
 expect "slice show: dev" "ahctl slice show " "dev"
