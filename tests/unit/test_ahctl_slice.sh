@@ -48,7 +48,10 @@ if LD_PRELOAD=$FAKE FAKE_SLICE=absent "$AHCTL" slice show 2>&1 |
 fi
 
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+# The main shell's only: a child that monitor() kills before it has
+# exec'd (or reset its traps) runs the EXIT trap too, and took $TMP away
+# under every test after it (their output had nowhere to go).
+trap '[[ $BASHPID == "$$" ]] && rm -rf "$TMP"' EXIT
 LOG=$TMP/requests
 
 n=0
