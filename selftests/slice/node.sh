@@ -151,7 +151,7 @@ setup() {
 	nsenter --net="/run/netns/$OP" sysctl -qw net.ipv4.ip_forward=1 || return 1
 	dhcp_server "$CELL_NET.10"
 	UDHCPC_LOG=$AH_TMP/udhcpc.log nsbg 1 busybox udhcpc -f -i cell0 \
-		-s "$AH_ROOT/selftests/slice/udhcpc.sh" -t 10 -T 1 >/dev/null 2>&1
+		-s "$AH_ROOT/selftests/lib/udhcpc.sh" -t 10 -T 1 >/dev/null 2>&1
 	DHCPC=$!
 	busywait 20000 cell_is "$CELL_NET.10" || return 1
 	# the gateway: the ad hoc side leaves masqueraded behind cell0
