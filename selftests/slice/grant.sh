@@ -281,8 +281,10 @@ test_dev_gone() {
 test_bad_requests() {
 	fresh && slice s9 || return 1
 	ip -n "$N1" link add vx type veth peer name vy && grant vx s9 || return 1
+	# its KTAP is a subtest of this case: indented, as KTAP nests
 	nsexec 1 "$PYTHON" "$AH_ROOT/selftests/slice/nl_errors.py" \
-		"/run/netns/${AH_PREFIX}s9" || return 1
+		"/run/netns/${AH_PREFIX}s9" | sed 's/^/    /'
+	((PIPESTATUS[0] == 0)) || return 1
 	check "revoke" revoke vx
 }
 
