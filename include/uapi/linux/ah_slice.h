@@ -28,8 +28,11 @@
  * the interface's IPv4 address (ADDR, the first of the interface, or of
  * its master when it is a slave, at grant time).  IPv4 packets to ADDR
  * that arrive on the interface (or its master) go to the slice, except
- * TCP and UDP to the ports the node keeps: 67 and 68 (DHCP) and those of
- * KEEP; non-first fragments go to the slice.  What the slice sends from
+ * UDP to 67 and 68 (DHCP) and TCP and UDP to the ports of KEEP, which
+ * stay the node's; non-first fragments go to the slice.  In map mode
+ * SLICE_IFINDEX and SLICE_IFNAME are the slice's new interface's (named
+ * as the node's interface, or slN if that name is taken in the slice);
+ * ADDR is 0.0.0.0 while the node has no address there.  What the slice sends from
  * ADDR leaves through the interface (routed in the node's namespace),
  * anything else is dropped and counted (SPOOFED).  The slice configures
  * ADDR on its interface itself (ahctl slice grant does, in map mode).
@@ -79,8 +82,8 @@ enum slice_reason {
 enum slice_cmd {
 	SLICE_CMD_UNSPEC,
 	/*
-	 * IFINDEX|IFNAME  NETNS_FD|NETNS_PID  [NAME] [MODE] [LEASE]
-	 * EBUSY if the interface is granted already
+	 * IFINDEX|IFNAME  NETNS_FD|NETNS_PID  [NAME] [MODE] [LEASE] [KEEP]
+	 * EBUSY if the interface is granted already; KEEP with MODE map only
 	 */
 	SLICE_CMD_GRANT,
 	SLICE_CMD_REVOKE,	/* IFINDEX|IFNAME (as in the node) */
