@@ -172,13 +172,28 @@ test_exit_and_rmmod() {
 	return $rc
 }
 
+# the mapped interface disappears: the grant and the slice's device go
+test_dev_gone() {
+	fresh && slice m7 || return 1
+	ip -n "$N1" link add vx type veth peer name vy &&
+	ip -n "$N1" addr add 10.0.1.1/24 dev vx &&
+	ip -n "$N1" link set vx up || return 1
+	ahctl -n "$N1" slice grant dev vx netns "$AH_PREFIX"m7 mode map || return 1
+	check "the slice has its vx" has_dev m7 vx || return 1
+	ip -n "$N1" link del vy || return 1
+	check "the grant ends with the device" \
+		busywait 3000 not ahctl -n "$N1" slice show dev vx &&
+	check "  and the slice's vx with it" not has_dev m7 vx
+}
+
 AH_TMP=$(mktemp -d)
 trap 'ah_cleanup; rm -rf "$AH_TMP"' EXIT
 shared_setup setup
-ktap_begin 5
+ktap_begin 6
 run_case "map: the slice gets the address, the node keeps its ports" test_map
 run_case "map: another source is dropped and counted" test_spoof
 run_case "map: nothing reaches the slice after a revoke" test_revoke
 run_case "map over DSR: the slice behind dsr0's address" test_map_dsr
+run_case "map: the device goes away" test_dev_gone
 run_case "map: namespace exit and rmmod under traffic" test_exit_and_rmmod
 ktap_end
