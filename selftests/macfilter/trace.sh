@@ -112,6 +112,48 @@ test_replay_all() {
 	check "and nothing applied" test "$(entries 1)" = "$(node_mac 2)/100"
 }
 
+# start TIME: the trace's time 0 is a wall-clock time (replays on several
+# hosts, docs/testbed.md): nothing before it, each step at start + its time;
+# a start in the past applies what is due at once and says so
+test_start() {
+	local start out err end scale=${AH_TIME_SCALE:-1}
+	shared || return 1
+	mf 1 load dev eth0 - <<< "$(node_mac 3)" || return 1
+	printf '0 %s\n0.5 %s %s\n' "$(node_mac 2)" "$(node_mac 2)" \
+		"$(node_mac 3)" > "$TR.start"
+	start=$(awk -v t="$(date +%s.%N)" -v s="$scale" \
+		'BEGIN { printf "%.3f", t + 2 * s }')
+	mf 1 -j replay dev eth0 "$TR.start" start "$start" > "$TR.out" &
+	local pid=$!
+	sleep "$scale"
+	check "nothing applied before the start" \
+		test "$(entries 1)" = "$(node_mac 3)/100" || { wait $pid; return 1; }
+	wait "$pid" || return 1
+	end=$(date +%s.%N)
+	out=$(cat "$TR.out")
+	diag "start $start, ended $end: $(jq -c '{steps, late_mean_us, late_max_us}' <<< "$out")"
+	check "both steps applied" test "$(jq .steps <<< "$out")" -eq 2 &&
+	check "the last one no earlier than start + 0.5 s" \
+		awk -v e="$end" -v s="$start" 'BEGIN { exit !(e >= s + 0.5) }' &&
+	check "on time against the start: mean lateness under 10 ms" \
+		test "$(jq .late_mean_us <<< "$out")" -lt $((10000 * scale)) &&
+	check "the list is the last step's" \
+		test "$(entries 1)" = "$(node_mac 2)/100 $(node_mac 3)/100" || return 1
+	# five seconds ago: both steps at once, each counted about 5 s late
+	mf 1 load dev eth0 - <<< "$(node_mac 3)" || return 1
+	start=$(awk -v t="$(date +%s.%N)" 'BEGIN { printf "%.3f", t - 5 }')
+	out=$(mf 1 -j replay dev eth0 "$TR.start" start "$start" 2> "$TR.err") || return 1
+	err=$(cat "$TR.err")
+	diag "a start 5 s past: $(jq -c '{steps, late_mean_us}' <<< "$out"); $err"
+	check "a past start is said" grep -q "in the past" <<< "$err" &&
+	check "and its steps counted late" \
+		test "$(jq '.late_us | min' <<< "$out")" -ge 4400000 &&
+	check "the list is the last step's" \
+		test "$(entries 1)" = "$(node_mac 2)/100 $(node_mac 3)/100" || return 1
+	err=$(mf 1 replay dev eth0 "$TR.start" start 12 2>&1) && return 1
+	check "a start far from now is refused" grep -q "invalid start '12'" <<< "$err"
+}
+
 # dropped_is NODE MAC N: the entry has counted N drops (for busywait)
 dropped_is() { test "$(mf_entry_dropped "$1" "$2")" = "$3"; }
 
@@ -131,10 +173,11 @@ $(node_mac 2)" || return 1
 }
 
 shared_setup setup
-ktap_begin 5
+ktap_begin 6
 run_case "a bad trace is rejected whole, with its line" test_bad_trace
 run_case "each step at its time, the list as the last step" test_on_time
 run_case "a cut in the trace cuts the medium for its time" test_cut
 run_case "replay-all: many nodes' traces from one process" test_replay_all
 run_case "drops are counted across a replace" test_counts_carried
+run_case "start: one wall-clock time 0 for replays on several hosts" test_start
 ktap_end

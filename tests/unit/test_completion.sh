@@ -149,8 +149,12 @@ expect "macfilter load: mode after FILE" \
 	"ahctl macfilter load dev eth0 a.macs " "mode"
 expect "macfilter replay: files" "ahctl macfilter replay dev eth0 c" \
 	"course.trace"
-expect "macfilter replay: speed after TRACE" \
-	"ahctl macfilter replay dev eth0 course.trace " "speed"
+expect "macfilter replay: speed and start after TRACE" \
+	"ahctl macfilter replay dev eth0 course.trace " "speed start"
+expect "macfilter replay: start once" \
+	"ahctl macfilter replay dev eth0 course.trace start 1795000000 " "speed"
+expect "macfilter replay-all: speed and start after LIST" \
+	"ahctl macfilter replay-all nodes.list " "speed start"
 popd >/dev/null || exit 1
 
 expect "dsr param: show set" "ahctl dsr param " "show set"

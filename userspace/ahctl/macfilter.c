@@ -43,6 +43,7 @@ enum {
 	A_MAC	= 1 << 4,
 	A_FILE	= 1 << 5,
 	A_SPEED	= 1 << 6,
+	A_START	= 1 << 7,
 };
 
 struct mf_args {
@@ -54,6 +55,7 @@ struct mf_args {
 	unsigned char mac[MAC_LEN];
 	const char *file;
 	double speed;
+	int64_t start_ns;	/* CLOCK_REALTIME */
 };
 
 struct mf_cmd {
@@ -86,10 +88,11 @@ static const struct mf_cmd mf_cmds[] = {
 	{ "flush", do_simple, MACFILTER_CMD_FLUSH, A_DEV, A_DEV, "dev DEV" },
 	{ "load", do_load, MACFILTER_CMD_REPLACE, A_DEV | A_FILE | A_MODE,
 	  A_DEV | A_FILE, "dev DEV FILE [mode deny|allow]" },
-	{ "replay", do_replay, MACFILTER_CMD_REPLACE, A_DEV | A_FILE | A_SPEED,
-	  A_DEV | A_FILE, "dev DEV TRACE [speed X]" },
-	{ "replay-all", do_replay_all, MACFILTER_CMD_REPLACE, A_FILE | A_SPEED,
-	  A_FILE, "LIST [speed X]" },
+	{ "replay", do_replay, MACFILTER_CMD_REPLACE,
+	  A_DEV | A_FILE | A_SPEED | A_START, A_DEV | A_FILE,
+	  "dev DEV TRACE [speed X] [start TIME]" },
+	{ "replay-all", do_replay_all, MACFILTER_CMD_REPLACE,
+	  A_FILE | A_SPEED | A_START, A_FILE, "LIST [speed X] [start TIME]" },
 	{ "show", do_show, MACFILTER_CMD_GET_DEV, A_DEV, 0, "[dev DEV]" },
 	{ "monitor", do_monitor, 0, 0, 0, "" },
 };
@@ -124,6 +127,9 @@ void macfilter_help(FILE *f)
 		"TRACE  one step per line: 'SECONDS MAC[/LOSS]...' or 'SECONDS -'\n"
 		"       (docs/trace.5); each step replaces the list, mode deny\n"
 		"X      replay speed: 2 runs the trace twice as fast (default 1)\n"
+		"TIME   the trace's time 0 as Unix time (seconds, e.g.\n"
+		"       1795000000.25; default: now), so that replays on\n"
+		"       several hosts run against one start\n"
 		"LIST   one node a line: 'NETNS DEV TRACE [NAME]' (NETNS '-':\n"
 		"       ours); every trace replayed by one process, one clock\n"
 		"mode   deny: drop listed sources (the default)\n"
@@ -193,6 +199,25 @@ static int parse_speed(const struct mf_cmd *c, const char *s,
 	return 0;
 }
 
+/* start TIME: Unix time in seconds, within a day of now */
+static int parse_start(const struct mf_cmd *c, const char *s,
+		       struct mf_args *a)
+{
+	struct timespec now;
+	double t;
+	char *end;
+
+	errno = 0;
+	t = strtod(s, &end);
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (!*s || *end || errno || !isfinite(t) ||
+	    fabs(t - (double)now.tv_sec) > 86400)
+		return usage_err(c, "invalid start '%s' (Unix time in seconds, within a day of now)",
+				 s);
+	a->start_ns = llround(t * 1e9);
+	return 0;
+}
+
 static const struct keyword {
 	const char *name;
 	unsigned int flag;
@@ -203,6 +228,7 @@ static const struct keyword {
 	{ "max_entries", A_MAX, parse_max },
 	{ "loss", A_LOSS, parse_loss },
 	{ "speed", A_SPEED, parse_speed },
+	{ "start", A_START, parse_start },
 };
 
 static const struct keyword *keyword_find(const char *s)
@@ -431,6 +457,29 @@ static void sleep_until(uint64_t ns)
 		;
 }
 
+/*
+ * The replay's time 0 on CLOCK_MONOTONIC: now, or the Unix time of
+ * "start" (the steps due before now are applied at once, and counted
+ * late).
+ */
+static uint64_t replay_t0(const struct mf_args *a, uint64_t now_delay_ns)
+{
+	struct timespec rt;
+	int64_t real, t0;
+	uint64_t mono;
+
+	if (!(a->given & A_START))
+		return mono_ns() + now_delay_ns;
+	clock_gettime(CLOCK_REALTIME, &rt);
+	mono = mono_ns();
+	real = (int64_t)rt.tv_sec * 1000000000LL + rt.tv_nsec;
+	t0 = (int64_t)mono + (a->start_ns - real);
+	if (a->start_ns < real - 1000000000LL)
+		fprintf(stderr, PROG_NAME ": start is %.3f s in the past: the steps due by now are applied at once\n",
+			(double)(real - a->start_ns) / 1e9);
+	return t0 > 0 ? (uint64_t)t0 : 0;
+}
+
 /* One step: the whole list replaced in one request, in deny mode. */
 static int replay_step(struct genl *g, const struct mf_args *a,
 		       const struct trace_step *st)
@@ -511,7 +560,7 @@ static int do_replay(const struct mf_cmd *c, const struct mf_args *args)
 	}
 	if (genl_open(&g, opts.netns, &macfilter_family.desc))
 		goto out_trace;
-	t0 = mono_ns();
+	t0 = replay_t0(&a, 0);
 	for (i = 0; i < t.count; i++) {
 		due = t0 + (uint64_t)llround((double)t.steps[i].t_ms * 1e6 /
 					     speed);
@@ -821,7 +870,7 @@ static int do_replay_all(const struct mf_cmd *c, const struct mf_args *args)
 					       .stride = nw, .speed = speed };
 	}
 	/* one start for all: a little ahead, so every worker is up by then */
-	w[0].t0 = mono_ns() + 10000000ULL;
+	w[0].t0 = replay_t0(args, 10000000ULL);
 	for (i = 0; i < nw; i++) {
 		w[i].t0 = w[0].t0;
 		if (pthread_create(&w[i].thread, NULL, replay_worker_run, &w[i])) {
