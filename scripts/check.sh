@@ -6,7 +6,8 @@
 # N skipped", counted over both kernels; the exit status is non-zero on any
 # failure.
 #
-#   T=SUITE      only that suite (and no unit tests unless T=unit)
+#   T=SUITE      only that suite (and no unit tests unless T=unit; T=twohost:
+#                only the two-guest testbed test, selftests/twohost.sh)
 #   KVERS="..."  only these kernels
 #   VM_TIMEOUT=S  a guest still running after S seconds (default 2700, 3300
 #                in the debug lane) is killed and its kernel counts as failed
@@ -180,7 +181,7 @@ run_kernel() {
 # descheduled while the other spins on it).  The debug lane and the soak
 # keep one guest at a time, with two vCPUs: they are where races between
 # CPUs are hunted.
-if [[ $T != unit ]]; then
+if [[ $T != unit && $T != twohost ]]; then
 	if ((DEBUG || SOAK)) || [[ ${CHECK_SERIAL:-0} == 1 ]] ||
 	   ((${#KERNELS[@]} < 2)); then
 		for k in "${KERNELS[@]}"; do
@@ -199,6 +200,19 @@ if [[ $T != unit ]]; then
 		done
 		wait "${pids[@]}"
 	fi
+fi
+
+# the testbed across two hosts (selftests/twohost.sh): two guests of the
+# first kernel, one vCPU each, after the suites (about 2 minutes)
+if ((!DEBUG && !SOAK)) && [[ -z $T || $T == twohost ]] && ((${#KERNELS[@]})); then
+	tw_timeout=900
+	if [[ -n ${AH_CI_DEADLINE:-} ]]; then
+		left=$((AH_CI_DEADLINE - $(date +%s)))
+		((left < tw_timeout)) && tw_timeout=$((left > 60 ? left : 60))
+	fi
+	echo "# two hosts: ${KERNELS[0]}"
+	TWOHOST_TIMEOUT=$tw_timeout AH_RESULTS=$RES \
+		"$ROOT/selftests/twohost.sh" "${KERNELS[0]}" 2>&1 | progress "[twohost] "
 fi
 
 # where the time went: build/results/times.md; a full run of the

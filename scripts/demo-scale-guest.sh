@@ -69,54 +69,8 @@ fi
 NAMES=("${NAMES[@]:0:N}")
 echo "  $N nodes: ${NAMES[*]:0:8}${NAMES[8]:+ ...}"
 
-# scale_setup N: selftests/lib.sh's hub_setup N and dsr_setup, the same
-# topology in one process start per node instead of seven (at 50 nodes
-# under TCG, hub_setup and dsr_setup alone took minutes): the namespaces
-# in one batch, their sysctls from one process, every hub port in one
-# batch, one batch per node for eth0 and dsr0, macfilter on every eth0
-# from one process.
-scale_setup() {
-	local n=$1 i
-	AH_MEDIUM=hub
-	AH_NODES=$n
-	AH_HUB_NS=$(ns hub)
-	load_module sch_dsrprio && load_module dsr && load_module macfilter ||
-		return 1
-	for ((i = 0; i <= n; i++)); do
-		((i)) && echo "netns add $(ns "$i")" || echo "netns add $AH_HUB_NS"
-	done | ip -b - || return 1
-	$PYTHON "$AH_ROOT/selftests/lib/netns_sysctl.py" \
-		net.ipv6.conf.all.disable_ipv6=1 \
-		net.ipv6.conf.default.disable_ipv6=1 -- \
-		"$AH_HUB_NS" $(for ((i = 1; i <= n; i++)); do ns "$i"; done) ||
-		return 1
-	{
-		echo "link add ahhub type bridge ageing_time 0 stp_state 0 mcast_snooping 0 forward_delay 0"
-		echo "link set ahhub up"
-		for ((i = 1; i <= n; i++)); do
-			echo "link add port$i type veth peer name eth0 address $(hub_mac "$i") netns $(ns "$i")"
-			echo "link set port$i master ahhub up"
-		done
-	} | ip -n "$AH_HUB_NS" -b - || return 1
-	for ((i = 1; i <= n; i++)); do
-		ip -n "$(ns "$i")" -b - <<-EOF || return 1
-			link set lo up
-			link set eth0 up
-			link add dsr0 type dsr
-			link set eth0 master dsr0
-			addr add $(node_ip "$i")/24 dev dsr0
-			link set dsr0 up
-		EOF
-		((i % 10)) || echo "  $i nodes up"
-	done
-	# macfilter on every eth0 (mode deny) from one process
-	$PYTHON "$AH_ROOT/selftests/lib/mf_attach.py" eth0 \
-		$(for ((i = 1; i <= n; i++)); do ns "$i"; done) || return 1
-	busywait 5000 hub_ports_forwarding
-}
-
 say "$N nodes on the hub, DSR and macfilter on every node"
-scale_setup "$N"
+hub_dsr_nodes $(seq 1 "$N")
 for ((i = 1; i <= N; i++)); do
 	echo "${NAMES[$((i - 1))]} $(node_ip "$i")"
 done > "$OUT/nodes.txt"

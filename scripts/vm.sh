@@ -7,6 +7,7 @@
 #   scripts/vm.sh KVER COMMAND...
 #   scripts/vm.sh --accel   prints the accelerator guests use (kvm or tcg)
 #   VM_CPUS=N VM_MEMORY=SIZE VM_APPEND="ARGS"  vCPUs, memory, kernel arguments
+#   VM_QEMU_OPTS="ARGS"  more QEMU arguments (a NIC: selftests/twohost.sh)
 #
 # KVM is used when it really boots a guest; nested KVM on these machines
 # exposes /dev/kvm but a guest kernel never gets going, so a short real boot
@@ -100,7 +101,7 @@ echo "# vm: kernel $KVER, accel $ACCEL" >&2
 vng_cmd "$ACCEL" ". selftests/lib/keys.sh && hold_static_keys &&" \
 	"trap release_static_keys EXIT; $*"
 WATCH=$(mktemp -d /tmp/ah-vm.XXXXXX)
-VNG+=("--qemu-opts=-qmp unix:$WATCH/qmp,server=on,wait=off")
+VNG+=("--qemu-opts=-qmp unix:$WATCH/qmp,server=on,wait=off${VM_QEMU_OPTS:+ $VM_QEMU_OPTS}")
 stall_watch "$WATCH/qmp" "$WATCH/console" &
 watcher=$!
 trap 'kill $watcher 2>/dev/null; rm -rf "$WATCH"' EXIT

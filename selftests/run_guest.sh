@@ -24,7 +24,8 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 KVER=$(uname -r)
 OUT=${AH_RESULTS:-$ROOT/build/results}/$KVER
 ONLY=${1:-}
-BAD='BUG:|WARNING:|Oops|refcount|leak|lockdep|circular locking|recursive locking|general protection|Call Trace|unregister_netdevice: waiting|KASAN|UBSAN|ODEBUG|ref_tracker'
+source "$ROOT/selftests/lib/klog.sh"
+BAD=$AH_KLOG_BAD
 
 # AH_LOADED: load_module (lib.sh) notes every module of ours it loads there.
 export AH_ROOT=$ROOT AH_KMOD=$ROOT/build/$KVER/kmod AH_LOADED=$OUT/loaded

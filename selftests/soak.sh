@@ -29,7 +29,8 @@ SOAK_N=${SOAK_N:-30}
 SOAK_MINUTES=${SOAK_MINUTES:-0}
 SOAK_SCRIPTS=${SOAK_SCRIPTS:-dsr/fig8 dsr/prioload dsr/medium dsr/lifecycle
 	dsr/churn transit/bounds transit/lifecycle macfilter/replace}
-BAD='BUG:|WARNING:|Oops|refcount|leak|lockdep|circular locking|recursive locking|general protection|Call Trace|unregister_netdevice: waiting|KASAN|UBSAN|ODEBUG|ref_tracker'
+source "$ROOT/selftests/lib/klog.sh"
+BAD=$AH_KLOG_BAD
 
 export AH_ROOT=$ROOT AH_KMOD=$ROOT/build/$KVER/kmod AH_ALL_KERNELS=1
 # churn.sh: more cycles a round than make check runs
