@@ -8,6 +8,8 @@
 # it once, with the first test kernel (scripts/check.sh).
 #
 #   selftests/twohost.sh KVER
+#   TWOHOST_MODE=capacity selftests/twohost.sh KVER   the overlay's capacity
+#       against the underlay and one host's hub (docs/testbed.md; not a test)
 #
 # Results: $AH_RESULTS/twohost/KVER/{a,b}.ktap (written by the guests),
 # console-{a,b}.log; a guest that did not get to its end is a failure.
@@ -34,7 +36,7 @@ for role in a b; do
 	VM_CPUS=${VM_CPUS:-1} VM_MEMORY=${VM_MEMORY:-1G} \
 	VM_QEMU_OPTS="-netdev socket,id=ul,udp=127.0.0.1:$peer,localaddr=127.0.0.1:$mine -device virtio-net-pci,netdev=ul,mac=52:54:00:7b:00:0$n" \
 		timeout -k 30 "$TIMEOUT" "$ROOT/scripts/vm.sh" "$KVER" \
-		"AH_RESULTS=${AH_RESULTS:-$ROOT/build/results} selftests/lib/testbed/guest.sh $role" \
+		"AH_RESULTS=${AH_RESULTS:-$ROOT/build/results} selftests/lib/testbed/guest.sh $role ${TWOHOST_MODE:-}" \
 		> "$RES/console-$role.log" 2>&1 &
 	pids+=($!)
 done

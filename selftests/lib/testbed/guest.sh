@@ -21,7 +21,7 @@ ROLE=${1:-}
 case $ROLE in
 a) ME=1 PEER=2 ;;
 b) ME=2 PEER=1 ;;
-*) echo "usage: guest.sh a|b" >&2; exit 2 ;;
+*) echo "usage: guest.sh a|b [capacity]" >&2; exit 2 ;;
 esac
 RES=${AH_RESULTS:-$AH_ROOT/build/results}/twohost/$(uname -r)
 INV=$AH_ROOT/selftests/lib/testbed/two.inv
@@ -111,6 +111,14 @@ test_run() {
 	# is over)
 	at 46
 	cat "$TESTBED_OUT/replay.txt"
+	# the clocks again, 46 s on: how far they drifted apart over the run
+	cp "$TESTBED_OUT/sync.json" "$TESTBED_OUT/sync0.json"
+	if TESTBED_PORT=47001 "$TB" sync "$INV" "$ROLE" > /dev/null &&
+	   [[ $ROLE == b ]]; then
+		diag "clock offset to a: $(jq .offset_ms "$TESTBED_OUT/sync0.json") ms at the start," \
+			"$(jq .offset_ms "$TESTBED_OUT/sync.json") ms 46 s later" \
+			"(round trips $(jq .rtt_ms "$TESTBED_OUT/sync0.json"), $(jq .rtt_ms "$TESTBED_OUT/sync.json") ms)"
+	fi
 	((rc == 0)) || return 1
 	late=$(jq .late_mean_us "$TESTBED_OUT/replay.json")
 	check "the replay on time against the start: mean lateness under 20 ms" \
@@ -152,7 +160,64 @@ test_klog() {
 	check "kernel log clean" test -z "$bad"
 }
 
+# iperf NS ADDR: TCP goodput in Mbit/s from NS ("-" the guest's own) to
+# ADDR, CAP_SECS seconds
+iperf() {
+	local run=()
+	[[ $1 == - ]] || run=(ip netns exec "$1")
+	"${run[@]}" iperf3 -c "$2" -t "${CAP_SECS:-8}" -J 2>/dev/null |
+		jq '.end.sum_received.bits_per_second / 1e6 | floor'
+}
+
+# rtt NS ADDR: mean ping RTT in ms (20 echoes)
+rtt() {
+	local run=()
+	[[ $1 == - ]] || run=(ip netns exec "$1")
+	"${run[@]}" ping -n -q -c 20 -i 0.05 "$2" | awk -F/ '/^rtt/ { print $5 }'
+}
+
+# capacity: what the overlay carries, against the underlay it runs over
+# and the hub of one host (no replay: every node hears every node).  a
+# measures, b serves; CAP_REPS rounds, the three paths interleaved.
+capacity() {
+	local r p out=$RES/capacity.txt
+	ktap_begin 3
+	run_case "$ROLE: the underlay, its nodes, the hub and the overlay" test_up
+	if [[ $ROLE == b ]]; then
+		iperf3 -s -D -B "$ADDR" &&
+		nsexec 4 iperf3 -s -D || return 1
+	fi
+	START=$("$TB" sync "$INV" "$ROLE") &&
+		ktap_pass "$ROLE: one start agreed over the underlay" ||
+		ktap_fail "$ROLE: one start agreed over the underlay"
+	if [[ $ROLE == a ]]; then
+		nsexec 2 iperf3 -s -D
+		at 0
+		echo "path mbit_s rtt_ms" > "$out"
+		for ((r = 1; r <= ${CAP_REPS:-3}; r++)); do
+			for p in "underlay - $PEER_ADDR" "hub tb-1 10.0.0.2" \
+				 "overlay tb-1 10.0.0.4"; do
+				set -- $p
+				echo "$1 $(iperf "$2" "$3") $(rtt "$2" "$3")" >> "$out"
+			done
+		done
+		sed 's/^/# /' "$out"
+		check "every path measured" \
+			test "$(awk 'NR > 1 && $2 > 0 && $3 > 0' "$out" | wc -l)" -eq $((3 * ${CAP_REPS:-3})) &&
+			ktap_pass "a: capacity measured" || ktap_fail "a: capacity measured"
+		# b waits for this port to close
+		TESTBED_PORT=47002 "$TB" sync "$INV" "$ROLE" > /dev/null
+	else
+		TESTBED_PORT=47002 "$TB" sync "$INV" "$ROLE" > /dev/null &&
+			ktap_pass "b: served" || ktap_fail "b: served"
+	fi
+	"$TB" down
+	pkill iperf3
+	ktap_end
+}
+
 main() {
+	[[ ${2:-} == capacity ]] && { capacity; return; }
 	ktap_begin 5
 	run_case "$ROLE: the underlay, its nodes, the hub and the overlay" test_up
 	# (not in a subshell: START is needed by the next cases)
@@ -169,7 +234,7 @@ main() {
 
 mkdir -p "$RES" "$TESTBED_OUT"
 dmesg -C
-main 2>&1 | tee "$RES/$ROLE.ktap"
+main "$@" 2>&1 | tee "$RES/$ROLE.ktap"
 rc=${PIPESTATUS[0]}
 touch "$RES/$ROLE.done"
 exit "$rc"
