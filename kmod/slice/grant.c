@@ -253,6 +253,10 @@ static int slice_netdev_event(struct notifier_block *nb, unsigned long event,
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
 	struct slice_grant *g;
 
+	if (event == NETDEV_FEAT_CHANGE || event == NETDEV_CHANGEUPPER) {
+		slice_map_lower_changed(dev);
+		return NOTIFY_DONE;
+	}
 	if (event != NETDEV_UNREGISTER && event != NETDEV_PRE_CHANGEADDR)
 		return NOTIFY_DONE;
 	g = slice_grant_by_dev(dev);

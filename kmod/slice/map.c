@@ -148,11 +148,38 @@ static void slice_map_uninit(struct net_device *vdev)
 	free_percpu(vdev->tstats);
 }
 
+/*
+ * Offloads: what the slice's packets leave through (the interface, or its
+ * master) offers, the slice's device offers too, as ipvlan does for its
+ * lower device.  The packets leave by ip_local_out(), so the interface's
+ * own transmit segments them and completes their checksums where it
+ * cannot; the slice's stack then never does it for a device that would.
+ */
+#define SLICE_MAP_FEATURES (NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_HIGHDMA | \
+			    NETIF_F_FRAGLIST | NETIF_F_GSO | \
+			    NETIF_F_GSO_SOFTWARE | NETIF_F_RXCSUM)
+
+static netdev_features_t slice_map_fix_features(struct net_device *vdev,
+						netdev_features_t features)
+{
+	struct slice_grant *g = slice_map_grant(vdev);
+	struct net_device *lower;
+	netdev_features_t allow;
+
+	ASSERT_RTNL();
+	lower = netdev_master_upper_dev_get(g->dev) ?: g->dev;
+	allow = lower->features;
+	if (allow & NETIF_F_CSUM_MASK)
+		allow |= NETIF_F_HW_CSUM;
+	return features & (allow | ~SLICE_MAP_FEATURES);
+}
+
 static const struct net_device_ops slice_map_ops = {
 	.ndo_init = slice_map_init,
 	.ndo_uninit = slice_map_uninit,
 	.ndo_start_xmit = slice_map_xmit,
 	.ndo_get_stats64 = dev_get_tstats64,
+	.ndo_fix_features = slice_map_fix_features,
 };
 
 static void slice_map_setup(struct net_device *vdev)
@@ -165,6 +192,8 @@ static void slice_map_setup(struct net_device *vdev)
 	vdev->min_mtu = IPV4_MIN_MTU;
 	vdev->max_mtu = ETH_MAX_MTU;
 	vdev->flags = IFF_POINTOPOINT | IFF_NOARP;
+	vdev->hw_features = SLICE_MAP_FEATURES;
+	vdev->features = SLICE_MAP_FEATURES;
 	vdev->priv_flags |= IFF_NO_QUEUE;
 	ah_set_lltx(vdev);
 	/* the slice cannot take it elsewhere */
@@ -205,6 +234,7 @@ int slice_map_start(struct slice_grant *g, struct netlink_ext_ack *extack)
 		return -ENOMEM;
 	((struct slice_map_priv *)netdev_priv(vdev))->g = g;
 	vdev->mtu = READ_ONCE(g->dev->mtu);
+	netif_inherit_tso_max(vdev, netdev_master_upper_dev_get(g->dev) ?: g->dev);
 	dev_net_set(vdev, g->slice);
 	err = register_netdevice(vdev);
 	if (err) {
@@ -242,6 +272,27 @@ void slice_map_stop(struct slice_grant *g)
 	if (g->vdev) {
 		unregister_netdevice(g->vdev);
 		g->vdev = NULL;
+	}
+}
+
+/*
+ * DEV's offloads changed, or it joined or left a master: the slice devices
+ * of the map grants whose packets leave through it follow (RTNL held).
+ */
+void slice_map_lower_changed(struct net_device *dev)
+{
+	struct slice_grant *g;
+
+	list_for_each_entry(g, &slice_grants, list) {
+		struct net_device *lower;
+
+		if (g->mode != SLICE_MODE_MAP || !g->vdev)
+			continue;
+		lower = netdev_master_upper_dev_get(g->dev) ?: g->dev;
+		if (dev != g->dev && dev != lower)
+			continue;
+		netif_inherit_tso_max(g->vdev, lower);
+		netdev_update_features(g->vdev);
 	}
 }
 

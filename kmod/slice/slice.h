@@ -74,6 +74,7 @@ void slice_egress_stop(struct slice_grant *g);
 /* map.c */
 int slice_map_start(struct slice_grant *g, struct netlink_ext_ack *extack);
 void slice_map_stop(struct slice_grant *g);
+void slice_map_lower_changed(struct net_device *dev);
 int slice_map_init_module(void);
 void slice_map_exit_module(void);
 

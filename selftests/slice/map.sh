@@ -15,7 +15,7 @@
 #          +---------------- ahhub ----------------+
 source "$(dirname "$0")/../lib.sh"
 
-require_cmd ahctl jq
+require_cmd ahctl jq ethtool
 
 N1=$(ns 1)
 UDP=$AH_ROOT/selftests/lib/udp.py
@@ -152,6 +152,8 @@ test_map_dsr() {
 		test "$(vstat m4 rx)" -ge 2 &&
 	check "the slice reaches node 2 over DSR" \
 		nsnet m4 ping -c 3 -i 0.2 -W 2 -q "$(node_ip 2)" >/dev/null &&
+	diag "the slice's eth0 over dsr0: tx-checksumming $(feature m4 tx-checksumming), GSO $(feature m4 generic-segmentation-offload)" &&
+	check "TCP from the slice over DSR arrives whole" tcp_from_slice m4 &&
 	check "revoke" revoke
 }
 
@@ -186,11 +188,52 @@ test_dev_gone() {
 	check "  and the slice's vx with it" not has_dev m7 vx
 }
 
+# feature SLICE NAME: on or off, as ethtool -k shows it for the slice's eth0
+feature() {
+	nsexec "$1" ethtool -k eth0 | awk -v f="$2:" '$1 == f { print $2 }'
+}
+
+# tcp_from_slice SLICE: 1 MB from the slice to node 2, compared whole
+tcp_from_slice() {
+	nsbg 2 "$PYTHON" "$AH_ROOT/selftests/lib/tcpsha.py" recv > "$AH_TMP/otcp.recv"
+	local pid=$!
+	busywait 5000 listening 2 5003 || return 1
+	nsexec "$1" "$PYTHON" "$AH_ROOT/selftests/lib/tcpsha.py" send "$(node_ip 2)" \
+		1048576 > "$AH_TMP/otcp.sent" || return 1
+	wait "$pid"
+	cmp -s "$AH_TMP/otcp.sent" "$AH_TMP/otcp.recv"
+}
+
+# the slice's device offers what the mapped interface offers (checksum,
+# scatter-gather, segmentation) and follows it when the node turns them off
+test_offloads() {
+	local f
+	fresh && slice m8 || return 1
+	map m8 || return 1
+	f="$(feature m8 tx-checksumming) $(feature m8 scatter-gather) $(feature m8 generic-segmentation-offload)"
+	diag "the slice's eth0: tx-checksumming, scatter-gather, GSO: $f"
+	check "the slice's eth0 offers the veth's checksum, SG and GSO" \
+		test "$f" == "on on on" &&
+	check "  and TCP from the slice arrives whole" tcp_from_slice m8 || return 1
+	ip netns exec "$N1" ethtool -K eth0 tx off sg off gso off tso off >/dev/null ||
+		return 1
+	f="$(feature m8 tx-checksumming) $(feature m8 scatter-gather) $(feature m8 generic-segmentation-offload)"
+	diag "node 1's eth0 without them; the slice's eth0: $f"
+	check "the slice's eth0 follows the interface" test "$f" == "off off off" &&
+	check "  and TCP from the slice arrives whole" tcp_from_slice m8
+	local rc=$?
+	ip netns exec "$N1" ethtool -K eth0 tx on sg on gso on tso on >/dev/null
+	check "and back on with it" test "$(feature m8 tx-checksumming)" == on ||
+		return 1
+	return $rc
+}
+
 AH_TMP=$(mktemp -d)
 trap 'ah_cleanup; rm -rf "$AH_TMP"' EXIT
 shared_setup setup
-ktap_begin 6
+ktap_begin 7
 run_case "map: the slice gets the address, the node keeps its ports" test_map
+run_case "map: the slice's device offers the interface's offloads" test_offloads
 run_case "map: another source is dropped and counted" test_spoof
 run_case "map: nothing reaches the slice after a revoke" test_revoke
 run_case "map over DSR: the slice behind dsr0's address" test_map_dsr
