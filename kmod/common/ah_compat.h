@@ -39,6 +39,13 @@
 #define ah_set_gso_max_size(dev, n) ((dev)->gso_max_size = (n))
 #endif
 
+/* each namespace has its UDP socket table since 6.2 (<net/udp.h>) */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define ah_udp_table(net) ((net)->ipv4.udp_table)
+#else
+#define ah_udp_table(net) (&udp_table)
+#endif
+
 /* NETIF_F_LLTX became a private flag in 6.11 */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
 #define ah_set_lltx(dev) ((dev)->lltx = true)

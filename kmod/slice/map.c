@@ -6,7 +6,8 @@
  * (PRE_ROUTING, just after defragmentation) hands the packets for that
  * address that arrive on the interface, or on its master when it is a
  * slave of dsr0, to the slice's device, except TCP and UDP to the ports
- * the node keeps (DHCP's 67 and 68, and the grant's own).  What the slice
+ * the node keeps (DHCP's 67 and 68, and the grant's own) and those of the
+ * node's own connections (TCP it opened, UDP it connected).  What the slice
  * sends from that address is routed in the node's namespace and leaves
  * as the node's own packets do (ip_local_out, as ipvlan's layer-3 mode
  * does); anything else it sends is dropped and counted.
@@ -17,8 +18,10 @@
 #include <linux/netfilter_ipv4.h>
 #include <linux/rtnetlink.h>
 #include <linux/udp.h>
+#include <net/inet_hashtables.h>
 #include <net/ip.h>
 #include <net/route.h>
+#include <net/udp.h>
 
 #include "ah_compat.h"
 #include "slice.h"
@@ -38,8 +41,39 @@ static struct net_device *slice_map_l3dev(struct slice_grant *g)
 	return netdev_master_upper_dev_get_rcu(g->dev) ?: g->dev;
 }
 
+/*
+ * A connection of the node's own from the address (one it opened, or
+ * accepted on a port it keeps): TCP established or opening, UDP connected.
+ * Its packets are the node's, not the slice's.  RCU held (a netfilter
+ * hook).
+ */
+static bool slice_map_node_conn(struct net *net, const struct iphdr *iph,
+				const __be16 *ports, int dif)
+{
+	struct sock *sk;
+
+	if (iph->protocol == IPPROTO_TCP) {
+		sk = __inet_lookup_established(net,
+					       net->ipv4.tcp_death_row.hashinfo,
+					       iph->saddr, ports[0], iph->daddr,
+					       ntohs(ports[1]), dif, 0);
+		if (!sk)
+			return false;
+		sock_gen_put(sk);
+		return true;
+	}
+	sk = __udp4_lib_lookup(net, iph->saddr, ports[0], iph->daddr, ports[1],
+			       dif, 0, ah_udp_table(net), NULL);
+	return !IS_ERR_OR_NULL(sk) && sk->sk_state == TCP_ESTABLISHED;
+}
+
+/*
+ * The node keeps the packets for the address that are TCP or UDP to a port
+ * it keeps (DHCP's, the grant's) or of a connection of its own.
+ */
 static bool slice_map_kept(const struct slice_grant *g,
-			   const struct sk_buff *skb, const struct iphdr *iph)
+			   const struct sk_buff *skb, const struct iphdr *iph,
+			   const struct nf_hook_state *state)
 {
 	__be16 _ports[2];
 	const __be16 *ports;
@@ -61,7 +95,7 @@ static bool slice_map_kept(const struct slice_grant *g,
 	for (i = 0; i < g->n_keep; i++)
 		if (g->keep[i] == dport)
 			return true;
-	return false;
+	return slice_map_node_conn(state->net, iph, ports, state->in->ifindex);
 }
 
 static unsigned int slice_map_rx(void *priv, struct sk_buff *skb,
@@ -74,7 +108,7 @@ static unsigned int slice_map_rx(void *priv, struct sk_buff *skb,
 
 	if (iph->daddr != READ_ONCE(g->addr) ||
 	    (state->in != g->dev && state->in != slice_map_l3dev(g)) ||
-	    slice_map_kept(g, skb, iph))
+	    slice_map_kept(g, skb, iph, state))
 		return NF_ACCEPT;
 	if (!(vdev->flags & IFF_UP)) {
 		dev_core_stats_rx_dropped_inc(vdev);

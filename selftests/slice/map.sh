@@ -6,7 +6,8 @@
 # eth0 of its own that carries 10.0.0.1: what node 2 sends to 10.0.0.1
 # lands in the slice (TCP, UDP, ping), what the slice sends from it leaves
 # through node 1's eth0, and from any other source is dropped and
-# counted; after a revoke nothing reaches the slice.  The same over DSR
+# counted; the node's own connections from the address (TCP it opened, UDP
+# it connected) stay the node's; after a revoke nothing reaches the slice.  The same over DSR
 # (the mapped interface a slave of dsr0), and the slice's namespace
 # exiting and rmmod while node 2 sends to the slice.
 #
@@ -228,12 +229,47 @@ test_offloads() {
 	return $rc
 }
 
+# the node's own connections from the mapped address stay the node's: TCP
+# it opens, UDP it connects (answers to them are not the slice's)
+test_node_conn() {
+	local pid reply
+	fresh && slice m9 || return 1
+	map m9 || return 1
+	nsbg 2 "$PYTHON" "$AH_ROOT/selftests/lib/tcpsha.py" recv > "$AH_TMP/ntcp.recv"
+	pid=$!
+	busywait 5000 listening 2 5003 || return 1
+	timeout 30 ip netns exec "$N1" "$PYTHON" "$AH_ROOT/selftests/lib/tcpsha.py" \
+		send "$(node_ip 2)" 262144 > "$AH_TMP/ntcp.sent"
+	kill "$pid" 2>/dev/null
+	wait "$pid"
+	diag "the node's TCP: sent $(cat "$AH_TMP/ntcp.sent"); node 2 received $(cat "$AH_TMP/ntcp.recv")"
+	check "the node's own TCP from the address works while mapped" \
+		cmp -s "$AH_TMP/ntcp.sent" "$AH_TMP/ntcp.recv" || return 1
+	nsbg 2 "$PYTHON" -c '
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("0.0.0.0", 9996)); s.settimeout(10)
+d, a = s.recvfrom(100); s.sendto(b"re:" + d, a)'
+	pid=$!
+	busywait 5000 udp_listening 2 9996 || return 1
+	reply=$(ip netns exec "$N1" "$PYTHON" -c '
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.connect((sys.argv[1], 9996)); s.settimeout(3); s.send(b"ping")
+print(s.recv(100).decode())' "$(node_ip 2)" 2>&1)
+	wait "$pid"
+	diag "the node's connected UDP: '$reply'; the slice received $(vstat m9 rx) packets"
+	check "the node's connected UDP gets its answer" test "$reply" == "re:ping" &&
+	check "the slice got none of it" test "$(vstat m9 rx)" == 0
+}
+
 AH_TMP=$(mktemp -d)
 trap 'ah_cleanup; rm -rf "$AH_TMP"' EXIT
 shared_setup setup
-ktap_begin 7
+ktap_begin 8
 run_case "map: the slice gets the address, the node keeps its ports" test_map
 run_case "map: the slice's device offers the interface's offloads" test_offloads
+run_case "map: the node's own connections stay the node's" test_node_conn
 run_case "map: another source is dropped and counted" test_spoof
 run_case "map: nothing reaches the slice after a revoke" test_revoke
 run_case "map over DSR: the slice behind dsr0's address" test_map_dsr
