@@ -44,6 +44,15 @@ enum dsr_cmd {
 	DSR_CMD_GET_REQTABLE,	/* dump: dev -> request table */
 	DSR_CMD_GET_NEGCACHE,	/* dump: dev -> links in hold-down */
 	DSR_CMD_EVENT,		/* multicast: EVENT, dev, ADDR/DST/... */
+	/*
+	 * Layered multicast (docs/mcast.md): local receivers of (source,
+	 * group) want its first MC_LAYERS layers; MC_TAG_* say how the
+	 * group's packets are tagged (default: byte mode, offset 0, 128
+	 * layers).  A join again changes the level; leave ends it.
+	 */
+	DSR_CMD_MCAST_JOIN,	/* dev, MC_SOURCE, MC_GROUP, MC_LAYERS, [MC_TAG_*] */
+	DSR_CMD_MCAST_LEAVE,	/* dev, MC_SOURCE, MC_GROUP */
+	DSR_CMD_GET_MCAST,	/* dump: dev -> rows (MC_ROW) of each group */
 	__DSR_CMD_MAX,
 };
 
@@ -73,6 +82,36 @@ enum dsr_buffer_kind {
 	DSR_BUFFER_SEND,	/* awaiting a route */
 	DSR_BUFFER_MAINT,	/* awaiting an acknowledgment */
 };
+
+/*
+ * The rows of a GET_MCAST dump, in this order for each group:
+ * GROUP:  MC_SOURCE MC_GROUP MC_UPSTREAM MC_LAYERS (local receivers')
+ *         MC_ASKED (of upstream) MC_TAG_*
+ * CHILD:  MC_SOURCE MC_GROUP ADDR MC_LAYERS SLAVE EXPIRES_MS, one a child
+ * LAYER:  MC_SOURCE MC_GROUP MC_LAYER MC_FWD_* MC_FILT_* MC_LOCAL_*, one
+ *         for each layer that any packet had (the last, DSR_MC_STAT_LAYERS
+ *         - 1, also counts every layer above it)
+ */
+enum dsr_mc_row {
+	DSR_MC_ROW_GROUP,
+	DSR_MC_ROW_CHILD,
+	DSR_MC_ROW_LAYER,
+};
+
+#define DSR_MC_STAT_LAYERS	40
+
+/* how a group's packets carry their layer (kmod/dsr/mcast_tag.h) */
+enum dsr_mc_tag_mode {
+	DSR_MC_TAG_BYTE,	/* low 7 bits of the UDP payload's byte OFFSET */
+	DSR_MC_TAG_RTP,		/* RFC 9626 frame marking, element EXT_ID */
+};
+
+/*
+ * Joins between nodes travel one hop, as the payload of a DSR packet
+ * whose Next Header is this (RFC 3692's experimental protocol number):
+ * struct dsr_mc_join (kmod/dsr/mjoin.h).
+ */
+#define DSR_MC_JOIN_PROTO	253
 
 /* RFC 4728 section 4.6: a neighbour unicasts may not reach (NEIGH dumps) */
 enum dsr_blacklist_state {
@@ -121,6 +160,26 @@ enum dsr_attr {
 	DSR_A_ACK_EXPLICIT,	/* flag (NEIGH dumps): asked for explicit
 				 * acks, its forwarding is not overheard
 				 */
+
+	/* layered multicast (MCAST_JOIN, LEAVE, GET_MCAST) */
+	DSR_A_MC_ROW,		/* u8 enum dsr_mc_row */
+	DSR_A_MC_SOURCE,	/* be32 */
+	DSR_A_MC_GROUP,		/* be32: 224.0.1.0 - 239.255.255.255 */
+	DSR_A_MC_LAYERS,	/* u8: layers 0..N-1 wanted, 1..128 */
+	DSR_A_MC_UPSTREAM,	/* be32: next hop toward the source, 0 none */
+	DSR_A_MC_ASKED,		/* u8: layers upstream was last asked for */
+	DSR_A_MC_TAG_MODE,	/* u8 enum dsr_mc_tag_mode */
+	DSR_A_MC_TAG_LAYERS,	/* u8: the group's layers, 1..128 */
+	DSR_A_MC_TAG_OFFSET,	/* u16: BYTE: of the tag in the UDP payload */
+	DSR_A_MC_TAG_EXT_ID,	/* u8: RTP: 1..255 */
+	DSR_A_MC_TAG_TIDS,	/* u8: RTP: temporal layers a layer id, 0..8 */
+	DSR_A_MC_LAYER,		/* u8 (LAYER rows) */
+	DSR_A_MC_FWD_PACKETS,	/* u64: copies sent to children */
+	DSR_A_MC_FWD_BYTES,	/* u64: their IP bytes (inner packet) */
+	DSR_A_MC_FILT_PACKETS,	/* u64: copies a child did not ask for */
+	DSR_A_MC_FILT_BYTES,	/* u64 */
+	DSR_A_MC_LOCAL_PACKETS,	/* u64: delivered to local receivers */
+	DSR_A_MC_LOCAL_BYTES,	/* u64 */
 	__DSR_A_MAX,
 };
 
