@@ -23,12 +23,71 @@ CLOCK_MONOTONIC is one clock: a datagram's one-way delay is exact.
         with secs from accept to EOF (the transfer time).
     stream.py tcp-send DST PORT BYTES
         connect, write BYTES, close.
+
+Layered video multicast (issue 19, docs/mcast.md; the generalized video
+multicast of seed 002, whose routers forward only the layers each
+receiver asked for, read from a 7-bit tag in each packet):
+
+    stream.py layered-send GROUP PORT FRAMES FPS LAYERS RATES
+              [--ttl T] [--dev IFNAME] [--seed S]
+        FRAMES frames at FPS frames/s of a video of LAYERS layers (1..128)
+        to the multicast GROUP.  RATES is each layer's bit rate, bit/s,
+        as a comma list of LAYERS values or one value for every layer.
+        Each frame of each layer is cut into datagrams of at most 1200
+        payload bytes; a frame's datagrams, every layer's interleaved,
+        are spread evenly over the frame's 1/FPS s.  A payload starts
+        with the tag byte, the layer in its low 7 bits (DSR_MTAG_BYTE at
+        offset 0), then the header: frame, layer, the datagram's index
+        in its (frame, layer) and how many datagrams that (frame, layer)
+        has, send time (CLOCK_MONOTONIC ns), in network order (LHDR).
+        --dev sends out of IFNAME (IP_MULTICAST_IF by its ifindex and
+        address: no route to the group needed); --ttl the multicast TTL
+        (default 16); loopback off.  --seed S varies each frame's size, every
+        layer's alike, by a log-normal factor (sigma 0.25, mean 1) as
+        video-send; without it every frame of a layer has the same size.
+        Prints JSON {"sent": datagrams, "bytes": payload bytes, "errors":
+        sends refused, "per_layer": [{"layer", "packets", "bytes"}, ...],
+        "frames": FRAMES}.
+    stream.py layered-recv GROUP PORT SECS IDLE [--dev IFNAME]
+              [--source S] [--adapt CMD] [--layers N] [--max-layers M]
+        join GROUP (IP_ADD_MEMBERSHIP on IFNAME, or the default
+        interface; any-source: --source S drops other senders' datagrams
+        here) and receive for at most SECS s, or IDLE s after the last
+        datagram.  A datagram that arrives twice (same frame, layer,
+        index) counts once, and in "duplicates".  A frame's level is the
+        number of its layers, from layer 0 up, that arrived whole (the
+        header gives each layer's datagrams): a gap in a layer leaves the
+        layers above it useless.  A frame is decodable at level 1 or
+        more.  With --adapt CMD, the seed's algorithm_adapt on loss: the
+        receiver asks for N layers (--layers, 1) at first and the caller
+        has joined so; each second the loss over the layers asked for is
+        measured on the frames since the last period (each frame's
+        datagrams as its headers say; a (frame, layer) not seen at all
+        as many as that layer's last one had; a frame judged once three
+        later frames arrived); loss above 5 % drops one layer (not below
+        1), no loss in 3 periods in a row adds one (up to M, --max-layers,
+        N by default; not above the sender's layers, whose missing layer
+        would read as loss).  The period after a change is not judged
+        (the join propagates, the queues drain).  Each change runs CMD,
+        split as by a shell (shlex, no shell), with "{layers}" replaced
+        by the new count, e.g. --adapt "ahctl dsr mcast join dev dsr0
+        source 10.0.0.1 group 239.1.1.1 layers {layers}".  Prints JSON
+        {"received": datagrams (each once), "bytes", "duplicates",
+        "ignored": short, malformed or other sources' datagrams,
+        "per_layer": [{"layer", "packets", "bytes"}, ...] for layers
+        0..highest, "frames_seen", "frames_decodable", "levels": {level:
+        frames seen at it, "0" undecodable}, "adapt": [[s since start,
+        layers], ...] one row per change, "highest_layer": -1 if none}.
 """
+import argparse
+import fcntl
 import json
 import math
 import random
+import shlex
 import socket
 import struct
+import subprocess
 import sys
 import time
 
@@ -163,6 +222,335 @@ def tcp_send(dst, port, count):
     s.close()
 
 
+# ---- layered video multicast ------------------------------------------------
+
+# tag byte (layer in its low 7 bits), frame, layer, index of the datagram in
+# its (frame, layer), datagrams of that (frame, layer), send time (ns)
+LHDR = struct.Struct("!BIBHHQ")
+LAYER_DGRAM = 1200          # payload bytes at most
+MAX_LAYERS = 128            # the 7-bit tag
+LOSS_DROP = 0.05            # a period's loss above this drops a layer
+CLEAN_RAISE = 3             # clean periods in a row that add one
+PERIOD = 1.0                # s, the seed's sample_rate window
+EVAL_LAG = 3                # a frame is judged once this many later came
+
+
+def layer_rates(spec, layers):
+    """RATES: a comma list of one bit rate per layer, or one for all"""
+    rates = [float(x) for x in spec.split(",")]
+    if len(rates) == 1:
+        rates *= layers
+    if len(rates) != layers or min(rates) <= 0:
+        raise ValueError(f"RATES {spec!r}: {layers} positive rates, or one")
+    return rates
+
+
+def layer_frame_sizes(rates, fps, frames, seed=None):
+    """bytes of each frame of each layer: [frame][layer]; with a seed each
+    frame scaled, every layer alike, by a log-normal factor of mean 1"""
+    rnd = random.Random(seed) if seed is not None else None
+    out = []
+    for _ in range(frames):
+        f = rnd.lognormvariate(-0.25 ** 2 / 2, 0.25) if rnd else 1.0
+        out.append([max(LHDR.size, round(r / 8 / fps * f)) for r in rates])
+    return out
+
+
+def packetise(size):
+    """a (frame, layer) of size bytes as datagram payload sizes: full ones
+    of LAYER_DGRAM, then the rest (not shorter than the header)"""
+    n = max(1, math.ceil(size / LAYER_DGRAM))
+    out = [LAYER_DGRAM] * (n - 1)
+    out.append(max(LHDR.size, size - (n - 1) * LAYER_DGRAM))
+    return out
+
+
+def frame_schedule(sizes):
+    """one frame's datagrams, [(layer, index, count, size)], in send order:
+    each layer's spread evenly over the frame, lower layers first on ties"""
+    rows = []
+    for layer, size in enumerate(sizes):
+        dg = packetise(size)
+        for i, plen in enumerate(dg):
+            rows.append((i / len(dg), layer, i, len(dg), plen))
+    rows.sort()
+    return [r[1:] for r in rows]
+
+
+def layer_packet(fno, layer, idx, count, plen, t_ns):
+    hdr = LHDR.pack(layer & 0x7f, fno, layer, idx, count, t_ns)
+    return hdr + b"L" * (plen - LHDR.size)
+
+
+def layer_header(data):
+    """(frame, layer, index, count, send ns) of a datagram, or None when it
+    is short or malformed"""
+    if len(data) < LHDR.size:
+        return None
+    tag, fno, layer, idx, count, t_ns = LHDR.unpack_from(data)
+    if tag & 0x7f != layer or idx >= count:
+        return None
+    return fno, layer, idx, count, t_ns
+
+
+def frame_level(layers):
+    """a frame's level, {layer: (count, indices)}: its layers from 0 up
+    that are whole"""
+    level = 0
+    while level in layers and len(layers[level][1]) >= layers[level][0]:
+        level += 1
+    return level
+
+
+def frame_loss(layers, req, known):
+    """(expected, received) datagrams of a frame, {layer: (count,
+    indices)} (empty for a frame never seen), over layers 0..req-1; a
+    layer not seen is expected with known[layer] datagrams (1 if none)"""
+    exp = got = 0
+    for layer in range(req):
+        if layer in layers:
+            exp += layers[layer][0]
+            got += len(layers[layer][1])
+        else:
+            exp += known.get(layer, 1)
+    return exp, got
+
+
+def adapt_step(level, loss, clean, lo=1, hi=MAX_LAYERS,
+               drop=LOSS_DROP, after=CLEAN_RAISE):
+    """algorithm_adapt on one period's loss: (new level, clean periods in
+    a row).  Loss above drop lowers one layer (not below lo); no loss in
+    after periods in a row raises one (not above hi)."""
+    if loss > drop:
+        return max(lo, level - 1), 0
+    if loss > 0:
+        return level, 0
+    clean += 1
+    if clean >= after and level < hi:
+        return level + 1, 0
+    return level, clean
+
+
+class FrameBook:
+    """The datagrams of a layered stream, by frame and layer; no sockets,
+    no clock."""
+
+    def __init__(self):
+        self.frames = {}        # frame -> {layer: (count, set of indices)}
+        self.packets = {}       # layer -> datagrams, each once
+        self.bytes = {}         # layer -> their bytes
+        self.known = {}         # layer -> the datagrams of its last frame
+        self.dups = 0
+        self.newest = None
+        self.judged = None      # frames up to this one are judged
+
+    def add(self, fno, layer, idx, count, nbytes):
+        """False for a duplicate"""
+        frame = self.frames.setdefault(fno, {})
+        got = frame.setdefault(layer, (count, set()))
+        if idx in got[1]:
+            self.dups += 1
+            return False
+        got[1].add(idx)
+        self.packets[layer] = self.packets.get(layer, 0) + 1
+        self.bytes[layer] = self.bytes.get(layer, 0) + nbytes
+        self.known[layer] = count
+        if self.newest is None or fno > self.newest:
+            self.newest = fno
+        if self.judged is None:
+            self.judged = fno - 1
+        return True
+
+    def period(self, req, lag=EVAL_LAG):
+        """(expected, received) over layers 0..req-1 of the frames not yet
+        judged that lag later frames followed; they are judged so"""
+        exp = got = 0
+        if self.newest is None:
+            return 0, 0
+        while self.judged < self.newest - lag:
+            self.judged += 1
+            e, g = frame_loss(self.frames.get(self.judged, {}), req,
+                              self.known)
+            exp += e
+            got += g
+        return exp, got
+
+    def levels(self):
+        hist = {}
+        for layers in self.frames.values():
+            lv = frame_level(layers)
+            hist[lv] = hist.get(lv, 0) + 1
+        return dict(sorted(hist.items()))
+
+    def summary(self):
+        hi = max(self.packets, default=-1)
+        hist = self.levels()
+        return {
+            "received": sum(self.packets.values()),
+            "bytes": sum(self.bytes.values()),
+            "duplicates": self.dups,
+            "per_layer": [{"layer": lv, "packets": self.packets.get(lv, 0),
+                           "bytes": self.bytes.get(lv, 0)}
+                          for lv in range(hi + 1)],
+            "frames_seen": len(self.frames),
+            "frames_decodable": sum(n for lv, n in hist.items() if lv >= 1),
+            "levels": {str(lv): n for lv, n in hist.items()},
+            "highest_layer": hi}
+
+
+class Adapter:
+    """The receiver's level, one period at a time; the period after a
+    change is not judged."""
+
+    def __init__(self, level, hi, lo=1):
+        self.lo, self.hi = lo, max(lo, hi)
+        self.level = min(max(level, self.lo), self.hi)
+        self.clean = 0
+        self.settle = 0
+
+    def period(self, exp, got):
+        """the new level after a period of exp datagrams expected and got
+        received, or None if unchanged"""
+        if self.settle:
+            self.settle -= 1
+            return None
+        if exp <= 0:
+            return None         # nothing to judge: no decision
+        loss = max(0.0, 1 - got / exp)
+        level, self.clean = adapt_step(self.level, loss, self.clean,
+                                       self.lo, self.hi)
+        if level == self.level:
+            return None
+        self.level = level
+        self.settle = 1
+        return level
+
+
+def if_addr(dev):
+    """IFNAME's IPv4 address (packed), or None"""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        req = struct.pack("16s16x", dev.encode()[:15])
+        res = fcntl.ioctl(s.fileno(), 0x8915, req)     # SIOCGIFADDR
+        return res[20:24]
+    except OSError:
+        return None
+    finally:
+        s.close()
+
+
+def mreqn(group, dev):
+    """struct ip_mreqn: group, IFNAME's address and ifindex (any if None)"""
+    grp = socket.inet_aton(group) if group else bytes(4)
+    if not dev:
+        return grp + bytes(4) + struct.pack("=i", 0)
+    return grp + (if_addr(dev) or bytes(4)) + \
+        struct.pack("=i", socket.if_nametoindex(dev))
+
+
+def layered_send(group, port, frames, fps, layers, rates, ttl=16, dev=None,
+                 seed=None):
+    if not 1 <= layers <= MAX_LAYERS:
+        sys.exit(f"LAYERS {layers}: 1..{MAX_LAYERS}")
+    try:
+        rates = layer_rates(rates, layers)
+    except ValueError as e:
+        sys.exit(str(e))
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 20)
+    s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, ttl)
+    s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 0)
+    if dev:
+        s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF,
+                     mreqn(None, dev))
+    packets = [0] * layers
+    nbytes = [0] * layers
+    errors = 0
+    t0 = time.monotonic()
+    for fno, sizes in enumerate(layer_frame_sizes(rates, fps, frames, seed)):
+        sched = frame_schedule(sizes)
+        for k, (layer, idx, count, plen) in enumerate(sched):
+            delay = t0 + (fno + k / len(sched)) / fps - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            pkt = layer_packet(fno, layer, idx, count, plen,
+                               time.monotonic_ns())
+            try:
+                s.sendto(pkt, (group, port))
+                packets[layer] += 1
+                nbytes[layer] += plen
+            except OSError:
+                errors += 1     # a full queue: counted by what arrives
+    print(json.dumps({
+        "sent": sum(packets), "bytes": sum(nbytes), "errors": errors,
+        "per_layer": [{"layer": i, "packets": packets[i], "bytes": nbytes[i]}
+                      for i in range(layers)],
+        "frames": frames}))
+
+
+def run_adapt(cmd, layers):
+    argv = shlex.split(cmd.replace("{layers}", str(layers)))
+    try:
+        r = subprocess.run(argv, stdin=subprocess.DEVNULL, timeout=30,
+                           check=False)
+        if r.returncode:
+            print(f"stream.py: {argv[0]}: exit {r.returncode}",
+                  file=sys.stderr)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        print(f"stream.py: {argv[0]}: {e}", file=sys.stderr)
+
+
+def layered_recv(group, port, secs, idle, dev=None, source=None, adapt=None,
+                 layers=1, max_layers=None):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+    s.bind((group, port))
+    s.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
+                 mreqn(group, dev))
+    book = FrameBook()
+    ad = Adapter(layers, max_layers or layers) if adapt else None
+    changes = []
+    ignored = 0
+    t0 = time.monotonic()
+    end = t0 + secs
+    last = tick = None
+    while True:
+        now = time.monotonic()
+        if tick is not None and now >= tick:
+            tick += PERIOD
+            if tick <= now:     # CMD took long: no empty periods
+                tick = now + PERIOD
+            if ad:
+                lv = ad.period(*book.period(ad.level))
+                if lv is not None:
+                    changes.append([round(now - t0, 3), lv])
+                    run_adapt(adapt, lv)
+            continue
+        left = end - now
+        if last is not None and idle:
+            left = min(left, last + idle - now)
+        if left <= 0:
+            break
+        s.settimeout(max(0.001, min(left, tick - now) if tick else left))
+        try:
+            data, (addr, _) = s.recvfrom(65535)
+        except socket.timeout:
+            continue
+        last = time.monotonic()
+        if tick is None:
+            tick = last + PERIOD
+        h = layer_header(data)
+        if h is None or (source and addr != source):
+            ignored += 1
+            continue
+        book.add(h[0], h[1], h[2], h[3], len(data))
+    out = book.summary()
+    out["ignored"] = ignored
+    out["adapt"] = changes
+    print(json.dumps(out))
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
@@ -177,6 +565,34 @@ def main():
         tcp_recv(int(a[0]))
     elif cmd == "tcp-send":
         tcp_send(a[0], int(a[1]), int(a[2]))
+    elif cmd == "layered-send":
+        p = argparse.ArgumentParser(prog="stream.py layered-send")
+        p.add_argument("group")
+        p.add_argument("port", type=int)
+        p.add_argument("frames", type=int)
+        p.add_argument("fps", type=float)
+        p.add_argument("layers", type=int)
+        p.add_argument("rates")
+        p.add_argument("--ttl", type=int, default=16)
+        p.add_argument("--dev")
+        p.add_argument("--seed", type=int)
+        o = p.parse_args(a)
+        layered_send(o.group, o.port, o.frames, o.fps, o.layers, o.rates,
+                     o.ttl, o.dev, o.seed)
+    elif cmd == "layered-recv":
+        p = argparse.ArgumentParser(prog="stream.py layered-recv")
+        p.add_argument("group")
+        p.add_argument("port", type=int)
+        p.add_argument("secs", type=float)
+        p.add_argument("idle", type=float)
+        p.add_argument("--dev")
+        p.add_argument("--source")
+        p.add_argument("--adapt")
+        p.add_argument("--layers", type=int, default=1)
+        p.add_argument("--max-layers", type=int)
+        o = p.parse_args(a)
+        layered_recv(o.group, o.port, o.secs, o.idle, o.dev, o.source,
+                     o.adapt, o.layers, o.max_layers)
     else:
         sys.exit(__doc__)
 

@@ -1,0 +1,342 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of the layered video multicast of selftests/lib/stream.py
+(layered-send, layered-recv), in KTAP.
+
+    /usr/bin/python3 tests/unit/test_stream_layered.py
+
+The packetisation, the frames' levels and the adaptation are pure
+functions, checked against numbers worked out by hand.  The last test
+sends and receives on the loopback of a network namespace of its own
+(unshare -rn: no root needed where user namespaces are allowed; skipped
+where they are not).  Exits 1 if any test fails.
+"""
+import importlib.machinery
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+LIB = os.path.normpath(os.path.join(HERE, "..", "..", "selftests", "lib"))
+TOOL = os.path.join(LIB, "stream.py")
+
+
+def load_tool():
+    sys.dont_write_bytecode = True
+    sys.path.insert(0, LIB)         # stream.py imports udp
+    loader = importlib.machinery.SourceFileLoader("stream", TOOL)
+    spec = importlib.util.spec_from_loader("stream", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
+
+
+st = load_tool()
+
+
+class Skip(Exception):
+    pass
+
+
+def eq(what, got, want):
+    if got != want:
+        raise AssertionError(f"{what}: got {got!r}, want {want!r}")
+
+
+def book_of(rows):
+    """a FrameBook fed (frame, layer, index, count) rows of 100 bytes"""
+    b = st.FrameBook()
+    for fno, layer, idx, count in rows:
+        b.add(fno, layer, idx, count, 100)
+    return b
+
+
+def whole(fno, layer, count):
+    return [(fno, layer, i, count) for i in range(count)]
+
+
+# ---- sender -----------------------------------------------------------------
+
+
+def test_rates():
+    """RATES: one value for every layer, or one per layer"""
+    eq("one for all", st.layer_rates("100000", 3), [100000.0] * 3)
+    eq("per layer", st.layer_rates("64000,128000", 2), [64000.0, 128000.0])
+    for bad, n in (("1,2", 3), ("1,2,3", 2), ("0", 2), ("100,-1", 2)):
+        try:
+            st.layer_rates(bad, n)
+        except ValueError:
+            continue
+        raise AssertionError(f"{bad!r} for {n} layers accepted")
+
+
+def test_packetise():
+    """a (frame, layer) cut into datagrams of at most 1200 bytes"""
+    # 100 kbit/s at 15 frames/s: 833 bytes a frame, one datagram
+    eq("100k", st.packetise(round(100000 / 8 / 15)), [833])
+    # 1 Mbit/s: 8333 bytes, six full and 1133
+    eq("1M", st.packetise(round(1e6 / 8 / 15)), [1200] * 6 + [1133])
+    # a multiple of 1200: no empty tail
+    eq("9600", st.packetise(9600), [1200] * 8)
+    eq("1201", st.packetise(1201), [1200, st.LHDR.size])
+    # never shorter than the header
+    eq("tiny", st.packetise(3), [st.LHDR.size])
+    eq("header", st.LHDR.size, 18)
+
+
+def test_frame_sizes():
+    """per-frame bytes: constant without a seed, log-normal with one"""
+    sz = st.layer_frame_sizes([120000, 240000], 15, 4)
+    eq("cbr", sz, [[1000, 2000]] * 4)
+    a = st.layer_frame_sizes([120000, 240000], 15, 300, seed=7)
+    b = st.layer_frame_sizes([120000, 240000], 15, 300, seed=7)
+    eq("seeded: the same twice", a, b)
+    if a == st.layer_frame_sizes([120000, 240000], 15, 300, seed=8):
+        raise AssertionError("seeds 7 and 8 alike")
+    mean = sum(f[0] for f in a) / len(a)
+    if not 950 <= mean <= 1050:
+        raise AssertionError(f"seeded mean {mean}, want about 1000")
+    for f in a:     # every layer scaled alike
+        if abs(f[1] - 2 * f[0]) > 1:
+            raise AssertionError(f"layers scaled apart: {f}")
+
+
+def test_schedule():
+    """a frame's datagrams: every layer's, each spread over the frame"""
+    # layers of 1, 2 and 4 datagrams
+    sched = st.frame_schedule([800, 2000, 4400])
+    eq("datagrams", len(sched), 7)
+    eq("order", [(lv, i) for lv, i, _, _ in sched],
+       [(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (2, 2), (2, 3)])
+    for layer, size in enumerate([800, 2000, 4400]):
+        mine = [r for r in sched if r[0] == layer]
+        eq(f"layer {layer} counts", {r[2] for r in mine}, {len(mine)})
+        eq(f"layer {layer} bytes", sum(r[3] for r in mine), size)
+        if max(r[3] for r in mine) > 1200:
+            raise AssertionError(f"layer {layer}: a datagram over 1200")
+
+
+def test_header():
+    """the tag byte at offset 0, the layer in its low 7 bits"""
+    pkt = st.layer_packet(299, 5, 2, 3, 1200, 123456789)
+    eq("length", len(pkt), 1200)
+    eq("tag", pkt[0] & 0x7f, 5)
+    eq("header", st.layer_header(pkt), (299, 5, 2, 3, 123456789))
+    eq("layer 127", st.layer_packet(0, 127, 0, 1, 18, 0)[0], 127)
+    eq("short", st.layer_header(pkt[:17]), None)
+    bad = bytes([6]) + pkt[1:]
+    eq("tag and layer differ", st.layer_header(bad), None)
+    eq("index past count",
+       st.layer_header(st.layer_packet(1, 0, 3, 3, 18, 0)), None)
+
+
+# ---- receiver ---------------------------------------------------------------
+
+
+def test_levels():
+    """a frame's level: its whole layers from 0 up"""
+    rows = []
+    rows += whole(0, 0, 2) + whole(0, 1, 3) + whole(0, 2, 1)   # level 3
+    rows += whole(1, 1, 3) + whole(1, 2, 1)     # no base layer: 0
+    rows += whole(2, 0, 2) + whole(2, 1, 3)[:2] + whole(2, 2, 1)  # gap: 1
+    rows += whole(3, 0, 2)[1:]                  # base layer short: 0
+    rows += whole(4, 0, 2) + whole(4, 1, 3)     # level 2
+    b = book_of(rows)
+    eq("levels", [st.frame_level(b.frames[f]) for f in range(5)],
+       [3, 0, 1, 0, 2])
+    s = b.summary()
+    eq("frames_seen", s["frames_seen"], 5)
+    eq("frames_decodable", s["frames_decodable"], 3)
+    eq("levels", s["levels"], {"0": 2, "1": 1, "2": 1, "3": 1})
+    eq("highest", s["highest_layer"], 2)
+    json.dumps(s)
+
+
+def test_duplicates():
+    """a datagram that arrives twice counts once, and as a duplicate"""
+    rows = whole(0, 0, 2) + whole(0, 0, 2) + [(0, 1, 0, 1)] * 3
+    b = book_of(rows)
+    s = b.summary()
+    eq("received", s["received"], 3)
+    eq("bytes", s["bytes"], 300)
+    eq("duplicates", s["duplicates"], 4)
+    eq("per layer", s["per_layer"],
+       [{"layer": 0, "packets": 2, "bytes": 200},
+        {"layer": 1, "packets": 1, "bytes": 100}])
+    eq("level", st.frame_level(b.frames[0]), 2)
+    # a duplicate does not make a short layer whole
+    b = book_of([(1, 0, 0, 2), (1, 0, 0, 2)])
+    eq("short with a duplicate", st.frame_level(b.frames[1]), 0)
+
+
+def test_empty():
+    """nothing received"""
+    s = st.FrameBook().summary()
+    eq("empty", s, {"received": 0, "bytes": 0, "duplicates": 0,
+                    "per_layer": [], "frames_seen": 0,
+                    "frames_decodable": 0, "levels": {},
+                    "highest_layer": -1})
+    eq("period", st.FrameBook().period(2), (0, 0))
+
+
+def test_period_loss():
+    """a period's loss: the headers' counts, a lost (frame, layer) as its
+    layer's last, a lost frame whole; judged once 3 later frames came"""
+    rows = []
+    for f in (10, 11, 13, 14, 15, 16):      # frame 12 lost whole
+        rows += whole(f, 0, 2) + whole(f, 1, 3)
+    rows.remove((11, 1, 1, 3))              # one of layer 1 lost
+    rows = [r for r in rows if r[:2] != (14, 1)]    # all of 14's layer 1
+    b = book_of(rows)
+    # newest 16: frames 10..13 judged, over layers 0 and 1
+    eq("period", b.period(2), (4 * 5, 5 + 4 + 0 + 5))
+    eq("judged", b.judged, 13)
+    # nothing new: nothing judged
+    eq("again", b.period(2), (0, 0))
+    for r in whole(17, 0, 2) + whole(17, 1, 3):
+        b.add(*r, 100)
+    # frame 14: layer 1 expected with 3 (its last count), none came
+    eq("layer lost", b.period(2), (5, 2))
+    # over layer 0 only, a later frame
+    b.add(18, 0, 0, 2, 100)
+    eq("base only", b.period(1), (2, 2))
+    # a layer never seen is expected with one datagram a frame
+    eq("unknown layer", st.frame_loss({0: (2, {0, 1})}, 3, {0: 2}), (4, 2))
+
+
+def test_adapt_step():
+    """algorithm_adapt: loss above 5 % drops one, 3 clean periods add one"""
+    eq("drop", st.adapt_step(4, 0.06, 2, 1, 8), (3, 0))
+    eq("5 % exactly holds", st.adapt_step(4, 0.05, 2, 1, 8), (4, 0))
+    eq("small loss resets", st.adapt_step(4, 0.01, 2, 1, 8), (4, 0))
+    eq("not below 1", st.adapt_step(1, 0.9, 0, 1, 8), (1, 0))
+    eq("clean 1", st.adapt_step(4, 0.0, 0, 1, 8), (4, 1))
+    eq("clean 2", st.adapt_step(4, 0.0, 1, 1, 8), (4, 2))
+    eq("clean 3 raises", st.adapt_step(4, 0.0, 2, 1, 8), (5, 0))
+    eq("not above max", st.adapt_step(8, 0.0, 2, 1, 8), (8, 3))
+
+
+def test_adapter():
+    """the receiver's level over periods: no judging right after a change
+    or without datagrams expected"""
+    a = st.Adapter(3, 4)
+    eq("clean", [a.period(10, 10) for _ in range(3)], [None, None, 4])
+    eq("settling", a.period(10, 0), None)       # not judged
+    eq("at max", [a.period(10, 10) for _ in range(4)], [None] * 4)
+    eq("loss", a.period(100, 90), 3)
+    eq("settling again", a.period(100, 50), None)
+    eq("loss again", a.period(100, 50), 2)
+    a.period(1, 1)
+    eq("loss", a.period(100, 50), 1)
+    a.period(1, 1)
+    eq("floor", a.period(100, 0), None)
+    eq("level", a.level, 1)
+    eq("nothing expected", a.period(0, 0), None)
+    eq("clean kept", a.clean, 0)
+    eq("start clamped", st.Adapter(9, 4).level, 4)
+
+
+# ---- both ends on a loopback ------------------------------------------------
+
+
+NETNS_SCRIPT = r"""
+set -e
+ip link set lo up
+ip link set lo multicast on
+ip route add 224.0.0.0/4 dev lo
+"$PY" "$TOOL" layered-recv 239.7.7.7 5004 12 1 --dev lo \
+    --source 127.0.0.1 --layers 1 --max-layers 2 \
+    --adapt "sh -c 'echo {layers} >> $D/adapt'" > "$D/recv" &
+r1=$!
+"$PY" "$TOOL" layered-recv 239.7.7.7 5004 12 1 --source 10.9.9.9 \
+    > "$D/other" &
+r2=$!
+n=0
+until [ "$(ss -Huln 'sport = :5004' | wc -l)" -ge 2 ]; do
+    n=$((n + 1)); [ $n -lt 100 ] || exit 3; sleep 0.05
+done
+"$PY" "$TOOL" layered-send 239.7.7.7 5004 60 15 3 100000,200000,400000 \
+    --dev lo --seed 1 > "$D/send"
+wait $r1 $r2
+"""
+
+
+def test_loopback():
+    """layered-send to layered-recv on lo, in a namespace of their own"""
+    if not shutil.which("unshare") or not shutil.which("ip") or \
+            not shutil.which("ss"):
+        raise Skip("unshare, ip or ss missing")
+    try:
+        ok = subprocess.run(["unshare", "-rn", "true"], timeout=10,
+                            capture_output=True).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        ok = False
+    if not ok:
+        raise Skip("unshare -rn refused (no user namespaces)")
+    with tempfile.TemporaryDirectory() as d:
+        env = dict(os.environ, PY=sys.executable, TOOL=TOOL, D=d)
+        r = subprocess.run(["unshare", "-rn", "bash", "-c", NETNS_SCRIPT],
+                           env=env, timeout=60, capture_output=True,
+                           text=True)
+        if r.returncode:
+            raise AssertionError(f"exit {r.returncode}: {r.stderr.strip()}")
+        with open(os.path.join(d, "send")) as f:
+            snd = json.load(f)
+        with open(os.path.join(d, "recv")) as f:
+            rcv = json.load(f)
+        with open(os.path.join(d, "other")) as f:
+            oth = json.load(f)
+        with open(os.path.join(d, "adapt")) as f:
+            ran = f.read().split()
+    eq("frames", snd["frames"], 60)
+    eq("errors", snd["errors"], 0)
+    eq("layers sent", [x["layer"] for x in snd["per_layer"]], [0, 1, 2])
+    eq("received", rcv["received"], snd["sent"])
+    eq("bytes", rcv["bytes"], snd["bytes"])
+    eq("per layer", rcv["per_layer"], snd["per_layer"])
+    eq("duplicates", rcv["duplicates"], 0)
+    eq("frames_seen", rcv["frames_seen"], 60)
+    eq("frames_decodable", rcv["frames_decodable"], 60)
+    eq("levels", rcv["levels"], {"3": 60})
+    eq("highest", rcv["highest_layer"], 2)
+    eq("ignored", rcv["ignored"], 0)
+    # three clean periods from the first datagram: one raise, to the max
+    eq("adapt levels", [lv for _, lv in rcv["adapt"]], [2])
+    if not 2.5 <= rcv["adapt"][0][0] <= 6:
+        raise AssertionError(f"raised at {rcv['adapt'][0][0]} s")
+    eq("CMD ran", ran, ["2"])
+    # another source's datagrams are dropped
+    eq("other source", (oth["received"], oth["ignored"]), (0, snd["sent"]))
+    eq("no adapt", oth["adapt"], [])
+
+
+TESTS = [test_rates, test_packetise, test_frame_sizes, test_schedule,
+         test_header, test_levels, test_duplicates, test_empty,
+         test_period_loss, test_adapt_step, test_adapter, test_loopback]
+
+
+def main():
+    print("KTAP version 1")
+    print(f"1..{len(TESTS)}")
+    failed = 0
+    for i, fn in enumerate(TESTS, 1):
+        try:
+            fn()
+            print(f"ok {i} {fn.__name__}")
+        except Skip as e:
+            print(f"ok {i} {fn.__name__} # SKIP {e}")
+        except Exception as e:  # noqa: BLE001 - a test's failure, reported
+            failed += 1
+            print(f"# {fn.__doc__.splitlines()[0] if fn.__doc__ else ''}")
+            print(f"# {type(e).__name__}: {e}")
+            print(f"not ok {i} {fn.__name__}")
+    print(f"# totals: pass:{len(TESTS) - failed} fail:{failed}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
