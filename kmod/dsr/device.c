@@ -153,6 +153,8 @@ static int dsr_init(struct net_device *dev)
 	if (dsr_rl_init(&priv->rl_icmp, DSR_RL_BUCKETS, DSR_ICMP_RATE_DEST,
 			DSR_ICMP_BURST_DEST, get_random_u32()))
 		goto err_rl_init;
+	if (dsr_mcast_init(priv))
+		goto err_rl_icmp;
 
 	priv->nfho.hook = dsr_nf_hook;
 	priv->nfho.pf = NFPROTO_IPV4;
@@ -161,10 +163,12 @@ static int dsr_init(struct net_device *dev)
 	priv->nfho.priv = priv;
 	err = nf_register_net_hook(dev_net(dev), &priv->nfho);
 	if (err)
-		goto err_rl_icmp;
+		goto err_mcast;
 	ah_obj_created("dev", priv);
 	return 0;
 
+err_mcast:
+	dsr_mcast_destroy(priv);
 err_rl_icmp:
 	dsr_rl_destroy(&priv->rl_icmp);
 err_rl_init:
@@ -216,6 +220,7 @@ static void dsr_uninit(struct net_device *dev)
 	dsr_rl_destroy(&priv->rl_neigh);
 	dsr_rl_destroy(&priv->rl_init);
 	dsr_rl_destroy(&priv->rl_icmp);
+	dsr_mcast_destroy(priv);
 	ah_obj_destroyed("dev", priv);
 }
 
@@ -266,7 +271,8 @@ static void dsr_setup(struct net_device *dev)
 	dev->min_mtu = IPV4_MIN_MTU;
 	dev->max_mtu = ETH_DATA_LEN - DSR_MTU_RESERVE;
 	dev->needed_headroom = LL_MAX_HEADER + DSR_MTU_RESERVE;
-	dev->flags = IFF_NOARP;
+	/* (multicast: a group's packets go down its tree, mcast.c) */
+	dev->flags = IFF_NOARP | IFF_MULTICAST;
 	dev->priv_flags |= IFF_NO_QUEUE;
 	/*
 	 * As IP tunnels: the stack hands dsr0 GSO units (which cross the

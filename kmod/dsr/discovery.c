@@ -85,8 +85,8 @@ static void dsr_send_rreq(struct dsr_priv *priv, struct dsr_disc *d,
 	dsr_broadcast(priv, skb, NULL, out);
 }
 
-static void dsr_disc_start(struct dsr_priv *priv, __be32 target,
-			   struct sk_buff_head *out)
+void dsr_disc_start(struct dsr_priv *priv, __be32 target,
+		    struct sk_buff_head *out)
 {
 	struct dsr_disc *d = dsr_disc_find(priv, target);
 	u64 now = dsr_now(priv);

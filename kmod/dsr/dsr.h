@@ -28,6 +28,7 @@
 
 #include "blacklist.h"
 #include "dup.h"
+#include "mtree.h"
 #include "opt.h"
 #include "ratelimit.h"
 #include "rcache.h"
@@ -86,6 +87,13 @@
  * hold-down, within this many ms.
  */
 #define DSR_RERR_SPREAD_MS	2000
+/*
+ * Layered multicast (mcast.c): the tree table's size, and joins a second
+ * (and at once) taken from one neighbour
+ */
+#define DSR_MC_GROUPS		64
+#define DSR_MC_CHILDREN		32
+#define DSR_MC_JOIN_RATE	20
 /* ICMP errors a second, and at once: per destination, and in all */
 #define DSR_ICMP_RATE_DEST	1
 #define DSR_ICMP_BURST_DEST	6
@@ -169,6 +177,25 @@ enum dsr_stat {
 	DSR_S_RX_COPIED,
 	DSR_S_RERR_SPREAD,
 	DSR_S_OVERHEARD_SKIPPED,
+	DSR_S_MCAST_TX,
+	DSR_S_MCAST_RX,
+	DSR_S_MCAST_COPIES,
+	DSR_S_MCAST_DELIVERED,
+	DSR_S_MCAST_NO_TREE,
+	DSR_S_MCAST_DUPLICATE,
+	DSR_S_MCAST_TTL,
+	DSR_S_MCAST_MALFORMED,
+	DSR_S_MCAST_JOIN_SENT,
+	DSR_S_MCAST_LEAVE_SENT,
+	DSR_S_MCAST_JOIN_RECEIVED,
+	DSR_S_MCAST_JOIN_BAD,
+	DSR_S_MCAST_JOIN_LIMITED,
+	/* one per refusal of enum dsr_mtag_res, in its order */
+	DSR_S_MCAST_TAG_FIRST,
+	DSR_S_MCAST_TAG_LAST = DSR_S_MCAST_TAG_FIRST + __DSR_MTAG_RES_MAX - 2,
+	/* one per refusal of enum dsr_mt_res (joins, leaves), in its order */
+	DSR_S_MCAST_TREE_FIRST,
+	DSR_S_MCAST_TREE_LAST = DSR_S_MCAST_TREE_FIRST + __DSR_MT_RES_MAX - 2,
 	/* one per enum dsr_bad, in its order (DSR_OK excluded) */
 	DSR_S_BAD_FIRST,
 	DSR_S_BAD_LAST = DSR_S_BAD_FIRST + __DSR_BAD_MAX - 2,
@@ -263,6 +290,26 @@ struct dsr_disc {
 	u64 started, next;		/* ms */
 };
 
+/* a group's per-layer counters (enum dsr_mc_stat), by its table slot */
+enum dsr_mc_stat {
+	DSR_MC_FWD_P, DSR_MC_FWD_B, DSR_MC_FILT_P, DSR_MC_FILT_B,
+	DSR_MC_LOCAL_P, DSR_MC_LOCAL_B, DSR_MC_NSTAT,
+};
+
+struct dsr_mc_stats {
+	__be32 source, group;		/* whose they are */
+	u8 top;				/* 1 + the highest layer counted */
+	u64 v[DSR_MC_NSTAT][DSR_MC_STAT_LAYERS];
+};
+
+/* Layered multicast: the trees (mtree.h), their counters, join limits. */
+struct dsr_mcast {
+	struct dsr_mt_table t;
+	struct dsr_mc_stats *st;	/* t.max_groups of them */
+	struct dsr_rl rl_join;		/* by neighbour */
+	u64 next_refresh;		/* ms */
+};
+
 struct dsr_skb_cb {
 	u64 time;			/* ms: queued at / due at */
 	int ifindex;			/* fwdq: the one slave to send on */
@@ -285,6 +332,7 @@ struct dsr_priv {
 	struct dsr_blacklist bl;
 	struct dsr_rl rl_neigh, rl_init;	/* Route Requests admitted */
 	struct dsr_rl_bucket rl_all;
+	struct dsr_mcast mc;
 	struct dsr_rl rl_icmp;			/* ICMP errors sent */
 	struct dsr_rl_bucket rl_icmp_all;
 	struct list_head neighs;
@@ -573,6 +621,8 @@ void dsr_sendbuf_tick(struct dsr_priv *priv, u64 now);
 /* discovery.c */
 void dsr_learn(struct dsr_priv *priv, const __be32 *hops, unsigned int n,
 	       u8 flags);
+void dsr_disc_start(struct dsr_priv *priv, __be32 target,
+		    struct sk_buff_head *out);
 void dsr_route_or_queue(struct dsr_priv *priv, struct sk_buff *skb,
 			struct sk_buff_head *out);
 void dsr_disc_drain(struct dsr_priv *priv, struct sk_buff_head *out);
@@ -618,6 +668,23 @@ unsigned int dsr_nf_hook(void *hpriv, struct sk_buff *skb,
 			 const struct nf_hook_state *state);
 int dsr_slave_rcv(struct sk_buff *skb, struct net_device *dev,
 		  struct packet_type *pt, struct net_device *orig_dev);
+
+/* mcast.c */
+int dsr_mcast_init(struct dsr_priv *priv);
+void dsr_mcast_destroy(struct dsr_priv *priv);
+bool dsr_mcast_has_work(const struct dsr_priv *priv);
+void dsr_mcast_xmit(struct dsr_priv *priv, struct sk_buff *skb,
+		    struct sk_buff_head *out);
+bool dsr_mcast_inner(const struct sk_buff *skb, unsigned int off);
+bool dsr_mcast_rx(struct dsr_priv *priv, struct sk_buff *skb,
+		  unsigned int off, struct sk_buff_head *out);
+void dsr_mcast_rx_join(struct dsr_priv *priv, struct sk_buff *skb,
+		       unsigned int off, __be32 from, struct dsr_slave *s,
+		       struct sk_buff_head *out);
+void dsr_mcast_tick(struct dsr_priv *priv, u64 now, struct sk_buff_head *out);
+int dsr_mcast_local(struct dsr_priv *priv, __be32 source, __be32 group,
+		    u8 layers, const struct dsr_mtag_cfg *tag,
+		    struct netlink_ext_ack *extack, struct sk_buff_head *out);
 
 /* event.c */
 enum { DSR_MCGRP_CONFIG_ID, DSR_MCGRP_EVENTS_ID };	/* the family's groups */

@@ -44,6 +44,7 @@
 
 #include "ah_proto_env.h"
 #include "dup.h"
+#include "mcast_tag.h"
 
 #define DSR_MT_MAX_GROUPS	4096
 #define DSR_MT_MAX_CHILDREN	256
@@ -89,6 +90,8 @@ struct dsr_mt_group {
 	u8 asked;		/* layers upstream was last asked for */
 	u16 nchild;		/* child[0..nchild-1] in use */
 	struct dsr_mt_child *child;	/* max_children of them */
+	/* how its packets carry their layer: the caller's (0s when new) */
+	struct dsr_mtag_cfg tag;
 };
 
 struct dsr_mt_table {

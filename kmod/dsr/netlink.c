@@ -194,6 +194,18 @@ static const struct nla_policy dsr_flush_policy[DSR_A_MAX + 1] = {
 	[DSR_A_FLUSH] = NLA_POLICY_MASK(NLA_U32, DSR_FLUSH_ALL),
 };
 
+static const struct nla_policy dsr_mcast_policy[DSR_A_MAX + 1] = {
+	DSR_DEV_POLICY,
+	[DSR_A_MC_SOURCE] = { .type = NLA_BE32 },
+	[DSR_A_MC_GROUP] = { .type = NLA_BE32 },
+	[DSR_A_MC_LAYERS] = NLA_POLICY_RANGE(NLA_U8, 1, DSR_MT_MAX_LAYERS),
+	[DSR_A_MC_TAG_MODE] = NLA_POLICY_MAX(NLA_U8, DSR_MC_TAG_RTP),
+	[DSR_A_MC_TAG_LAYERS] = NLA_POLICY_RANGE(NLA_U8, 1, DSR_MTAG_MAX_LAYERS),
+	[DSR_A_MC_TAG_OFFSET] = { .type = NLA_U16 },
+	[DSR_A_MC_TAG_EXT_ID] = NLA_POLICY_MIN(NLA_U8, 1),
+	[DSR_A_MC_TAG_TIDS] = NLA_POLICY_MAX(NLA_U8, DSR_MTAG_MAX_TIDS),
+};
+
 /* ---- device lookup -------------------------------------------------------- */
 
 static struct net_device *dsr_lookup(struct net *net, struct nlattr **attrs,
@@ -462,6 +474,69 @@ static int dsr_cmd_flush(struct sk_buff *skb, struct genl_info *info)
 		dsr_rreq_flush(&priv->rt);
 	dsr_unlock_bh(priv);
 	return 0;
+}
+
+/* ---- layered multicast (mcast.c) ------------------------------------------------ */
+
+static int dsr_cmd_mcast(struct sk_buff *skb, struct genl_info *info)
+{
+	struct dsr_priv *priv = info->user_ptr[0];
+	bool join = info->genlhdr->cmd == DSR_CMD_MCAST_JOIN;
+	struct nlattr **a = info->attrs;
+	struct dsr_mtag_cfg tag = {
+		.mode = DSR_MTAG_BYTE, .layers = DSR_MTAG_MAX_LAYERS,
+		.ext_id = 1,
+	};
+	bool tagged = false;
+	struct sk_buff_head out;
+	u8 layers = 0;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, DSR_A_MC_SOURCE) ||
+	    GENL_REQ_ATTR_CHECK(info, DSR_A_MC_GROUP) ||
+	    (join && GENL_REQ_ATTR_CHECK(info, DSR_A_MC_LAYERS)))
+		return -EINVAL;
+	if (join) {
+		layers = nla_get_u8(a[DSR_A_MC_LAYERS]);
+		if (a[DSR_A_MC_TAG_MODE]) {
+			tag.mode = nla_get_u8(a[DSR_A_MC_TAG_MODE]);
+			tagged = true;
+		}
+		if (a[DSR_A_MC_TAG_LAYERS]) {
+			tag.layers = nla_get_u8(a[DSR_A_MC_TAG_LAYERS]);
+			tagged = true;
+		}
+		if (a[DSR_A_MC_TAG_OFFSET]) {
+			tag.offset = nla_get_u16(a[DSR_A_MC_TAG_OFFSET]);
+			tagged = true;
+		}
+		if (a[DSR_A_MC_TAG_EXT_ID]) {
+			tag.ext_id = nla_get_u8(a[DSR_A_MC_TAG_EXT_ID]);
+			tagged = true;
+		}
+		if (a[DSR_A_MC_TAG_TIDS]) {
+			tag.tids = nla_get_u8(a[DSR_A_MC_TAG_TIDS]);
+			tagged = true;
+		}
+	} else if (a[DSR_A_MC_LAYERS] || a[DSR_A_MC_TAG_MODE] ||
+		   a[DSR_A_MC_TAG_LAYERS] || a[DSR_A_MC_TAG_OFFSET] ||
+		   a[DSR_A_MC_TAG_EXT_ID] || a[DSR_A_MC_TAG_TIDS]) {
+		NL_SET_ERR_MSG(info->extack, "leave takes only the source and the group");
+		return -EINVAL;
+	}
+	if (!dsr_self(priv)) {
+		NL_SET_ERR_MSG(info->extack, "the dsr device has no IPv4 address");
+		return -EADDRNOTAVAIL;
+	}
+	__skb_queue_head_init(&out);
+	dsr_lock_bh(priv);
+	err = dsr_mcast_local(priv, nla_get_in_addr(a[DSR_A_MC_SOURCE]),
+			      nla_get_in_addr(a[DSR_A_MC_GROUP]), layers,
+			      tagged ? &tag : NULL, info->extack, &out);
+	dsr_out_commit(priv, &out);
+	dsr_unlock_bh(priv);
+	dsr_out_flush(priv);
+	return err;
 }
 
 /* ---- dumps ---------------------------------------------------------------------- */
@@ -812,6 +887,110 @@ static int dsr_walk_negcache(struct dsr_dump *d, long *pos)
 	return 0;
 }
 
+static int dsr_nl_mc_group(struct sk_buff *msg, const struct dsr_mt_group *g)
+{
+	const struct dsr_mtag_cfg *t = &g->tag;
+
+	if (nla_put_u8(msg, DSR_A_MC_ROW, DSR_MC_ROW_GROUP) ||
+	    nla_put_in_addr(msg, DSR_A_MC_SOURCE, g->source) ||
+	    nla_put_in_addr(msg, DSR_A_MC_GROUP, g->group) ||
+	    nla_put_in_addr(msg, DSR_A_MC_UPSTREAM, g->upstream) ||
+	    nla_put_u8(msg, DSR_A_MC_LAYERS, g->local) ||
+	    nla_put_u8(msg, DSR_A_MC_ASKED, g->asked) ||
+	    nla_put_u8(msg, DSR_A_MC_TAG_MODE, t->mode) ||
+	    nla_put_u8(msg, DSR_A_MC_TAG_LAYERS, t->layers))
+		return -EMSGSIZE;
+	if (t->mode == DSR_MTAG_BYTE)
+		return nla_put_u16(msg, DSR_A_MC_TAG_OFFSET, t->offset);
+	if (nla_put_u8(msg, DSR_A_MC_TAG_EXT_ID, t->ext_id) ||
+	    nla_put_u8(msg, DSR_A_MC_TAG_TIDS, t->tids))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int dsr_nl_mc_child(struct sk_buff *msg, const struct dsr_mt_group *g,
+			   const struct dsr_mt_child *c, u64 now)
+{
+	if (nla_put_u8(msg, DSR_A_MC_ROW, DSR_MC_ROW_CHILD) ||
+	    nla_put_in_addr(msg, DSR_A_MC_SOURCE, g->source) ||
+	    nla_put_in_addr(msg, DSR_A_MC_GROUP, g->group) ||
+	    nla_put_in_addr(msg, DSR_A_ADDR, c->addr) ||
+	    nla_put_u8(msg, DSR_A_MC_LAYERS, c->layers) ||
+	    nla_put_u32(msg, DSR_A_SLAVE, c->slave) ||
+	    nla_put_u32(msg, DSR_A_EXPIRES_MS, dsr_ms_until(now, c->expires)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int dsr_nl_mc_layer(struct sk_buff *msg, const struct dsr_mt_group *g,
+			   const struct dsr_mc_stats *st, unsigned int l)
+{
+	static const u16 attr[DSR_MC_NSTAT] = {
+		DSR_A_MC_FWD_PACKETS, DSR_A_MC_FWD_BYTES,
+		DSR_A_MC_FILT_PACKETS, DSR_A_MC_FILT_BYTES,
+		DSR_A_MC_LOCAL_PACKETS, DSR_A_MC_LOCAL_BYTES,
+	};
+	unsigned int i;
+
+	if (nla_put_u8(msg, DSR_A_MC_ROW, DSR_MC_ROW_LAYER) ||
+	    nla_put_in_addr(msg, DSR_A_MC_SOURCE, g->source) ||
+	    nla_put_in_addr(msg, DSR_A_MC_GROUP, g->group) ||
+	    nla_put_u8(msg, DSR_A_MC_LAYER, l))
+		return -EMSGSIZE;
+	for (i = 0; i < DSR_MC_NSTAT; i++)
+		if (nla_put_u64_64bit(msg, attr[i], st->v[i][l], DSR_A_PAD))
+			return -EMSGSIZE;
+	return 0;
+}
+
+/*
+ * The multicast trees: *pos is the group's slot times the rows a group
+ * may have (its row, a row a child, a row a layer counted) plus the row.
+ */
+#define DSR_MC_ROWS	(1 + DSR_MC_CHILDREN + DSR_MC_STAT_LAYERS)
+
+static int dsr_walk_mcast(struct dsr_dump *d, long *pos)
+{
+	struct dsr_mcast *mc = &d->priv->mc;
+	void *hdr;
+	int err;
+
+	for (; *pos < (long)mc->t.max_groups * DSR_MC_ROWS; (*pos)++) {
+		const struct dsr_mt_group *g = &mc->t.g[*pos / DSR_MC_ROWS];
+		unsigned int row = *pos % DSR_MC_ROWS;
+		const struct dsr_mc_stats *st = &mc->st[*pos / DSR_MC_ROWS];
+
+		if (!g->group) {
+			*pos += DSR_MC_ROWS - 1 - row;
+			continue;
+		}
+		if (dsr_dump_spent(d))
+			return -EAGAIN;
+		if (!row) {
+			hdr = dsr_row_begin(d);
+			err = hdr ? dsr_nl_mc_group(d->skb, g) : 0;
+		} else if (row <= DSR_MC_CHILDREN) {
+			const struct dsr_mt_child *c = &g->child[row - 1];
+
+			if (row > g->nchild || c->expires <= d->now)
+				continue;
+			hdr = dsr_row_begin(d);
+			err = hdr ? dsr_nl_mc_child(d->skb, g, c, d->now) : 0;
+		} else {
+			unsigned int l = row - 1 - DSR_MC_CHILDREN;
+
+			if (st->source != g->source || st->group != g->group ||
+			    l >= st->top)
+				continue;
+			hdr = dsr_row_begin(d);
+			err = hdr ? dsr_nl_mc_layer(d->skb, g, st, l) : 0;
+		}
+		if (!hdr || dsr_row_end(d, hdr, err))
+			return -EMSGSIZE;
+	}
+	return 0;
+}
+
 #define DSR_DUMP_FN(name, cmd, ...)					\
 static int dsr_dump_##name(struct sk_buff *skb, struct netlink_callback *cb) \
 {									\
@@ -825,6 +1004,7 @@ DSR_DUMP_FN(neigh, DSR_CMD_GET_NEIGH, dsr_walk_neigh)
 DSR_DUMP_FN(buffer, DSR_CMD_GET_BUFFER, dsr_walk_sendbuf, dsr_walk_maint)
 DSR_DUMP_FN(reqtable, DSR_CMD_GET_REQTABLE, dsr_walk_rreq, dsr_walk_disc)
 DSR_DUMP_FN(negcache, DSR_CMD_GET_NEGCACHE, dsr_walk_negcache)
+DSR_DUMP_FN(mcast, DSR_CMD_GET_MCAST, dsr_walk_mcast)
 
 /* ---- the family -------------------------------------------------------------------- */
 
@@ -861,6 +1041,9 @@ static const struct genl_ops dsr_genl_ops[] = {
 	DSR_DUMP(DSR_CMD_GET_BUFFER, dsr_dump_buffer),
 	DSR_DUMP(DSR_CMD_GET_REQTABLE, dsr_dump_reqtable),
 	DSR_DUMP(DSR_CMD_GET_NEGCACHE, dsr_dump_negcache),
+	DSR_DO(DSR_CMD_MCAST_JOIN, dsr_cmd_mcast, dsr_mcast_policy),
+	DSR_DO(DSR_CMD_MCAST_LEAVE, dsr_cmd_mcast, dsr_mcast_policy),
+	DSR_DUMP(DSR_CMD_GET_MCAST, dsr_dump_mcast),
 };
 
 /* events tell who routes through whom: only CAP_NET_ADMIN may listen */

@@ -26,6 +26,7 @@ enum dsr_rx {
 	DSR_RX_DROP,		/* free it, nothing to count */
 	DSR_RX_DELIVER,		/* strip the header, up the stack on dsr0 */
 	DSR_RX_CONSUMED,	/* taken (forwarded) */
+	DSR_RX_DELIVER_MC,	/* as DELIVER, the multicast packet inside */
 };
 
 struct dsr_rx_ctx {
@@ -616,6 +617,32 @@ static enum dsr_rx dsr_rreq_deliver(struct dsr_rx_ctx *c)
 	return dsr_deliver_once(c);
 }
 
+/*
+ * At the destination: a join of a multicast tree, or a multicast packet
+ * from upstream in IP-in-IP (mcast.c), or a packet to deliver.
+ */
+static enum dsr_rx dsr_deliver_mcast(struct dsr_rx_ctx *c)
+{
+	unsigned int off = ip_hdrlen(c->skb) + c->p->len;
+
+	if (c->p->next_header == DSR_MC_JOIN_PROTO) {
+		if (!dsr_rx_dup(c, DSR_DUP_DELIVER))
+			dsr_mcast_rx_join(c->priv, c->skb, off, c->src,
+					  c->slave, c->out);
+		return DSR_RX_DROP;
+	}
+	if (c->p->next_header != IPPROTO_IPIP ||
+	    !dsr_mcast_inner(c->skb, off))
+		return dsr_deliver_once(c);
+	if (dsr_rx_dup(c, DSR_DUP_DELIVER)) {
+		dsr_stat(c->priv, DSR_S_RX_DUPLICATE);
+		return DSR_RX_DROP;
+	}
+	/* (the DSR header's pointer c->dh is not used after this) */
+	return dsr_mcast_rx(c->priv, c->skb, off, c->out) ?
+	       DSR_RX_DELIVER_MC : DSR_RX_DROP;
+}
+
 /* ---- forwarding along the source route (8.1.5) ---------------------------- */
 
 /* The MTU of the slave that reaches next (dsr_frame()'s choice). */
@@ -867,7 +894,7 @@ static enum dsr_rx dsr_process(struct dsr_rx_ctx *c)
 	}
 	if (p->next_header == DSR_NO_NEXT_HEADER)
 		return DSR_RX_DROP;
-	return dsr_deliver_once(c);
+	return dsr_deliver_mcast(c);
 }
 
 /*
@@ -875,7 +902,8 @@ static enum dsr_rx dsr_process(struct dsr_rx_ctx *c)
  * IP-in-IP is taken out (same addresses inside and out).  Any other
  * IP-in-IP packet (a tunnel over dsr0) is left for the stack as it is.
  */
-static void dsr_decap_frag(struct dsr_priv *priv, struct sk_buff *skb)
+static void dsr_decap_frag(struct dsr_priv *priv, struct sk_buff *skb,
+			   bool mcast)
 {
 	unsigned int ohl = ip_hdrlen(skb), len;
 	const struct iphdr *out, *in;
@@ -887,18 +915,22 @@ static void dsr_decap_frag(struct dsr_priv *priv, struct sk_buff *skb)
 	in = (const struct iphdr *)(skb->data + ohl);
 	len = ntohs(in->tot_len);
 	if (in->version != 4 || in->ihl < 5 || len < in->ihl * 4 ||
-	    len > skb->len - ohl || !ip_is_fragment(in) ||
-	    in->saddr != out->saddr || in->daddr != out->daddr)
+	    len > skb->len - ohl)
+		return;
+	/* (a multicast packet from upstream: mcast.c checked it) */
+	if (!mcast && (!ip_is_fragment(in) || in->saddr != out->saddr ||
+		       in->daddr != out->daddr))
 		return;
 	skb_pull(skb, ohl);
 	skb_reset_network_header(skb);
 	skb_set_transport_header(skb, ip_hdrlen(skb));
 	skb_trim(skb, len);
-	dsr_stat(priv, DSR_S_FRAG_DECAP);
+	if (!mcast)
+		dsr_stat(priv, DSR_S_FRAG_DECAP);
 }
 
 static void dsr_deliver(struct dsr_priv *priv, struct sk_buff *skb,
-			const struct dsr_parsed *p)
+			const struct dsr_parsed *p, bool mcast)
 {
 	if (dsr_must_copy(skb, ip_hdrlen(skb) + p->len))
 		dsr_stat(priv, DSR_S_RX_COPIED);
@@ -907,12 +939,12 @@ static void dsr_deliver(struct dsr_priv *priv, struct sk_buff *skb,
 		kfree_skb(skb);
 		return;
 	}
-	dsr_decap_frag(priv, skb);
+	dsr_decap_frag(priv, skb, mcast);
 	skb_dst_drop(skb);
 	nf_reset_ct(skb);
 	skb->dev = priv->dev;
 	skb->protocol = htons(ETH_P_IP);
-	skb->pkt_type = PACKET_HOST;
+	skb->pkt_type = mcast ? PACKET_MULTICAST : PACKET_HOST;
 	skb_reset_mac_header(skb);
 	skb->mac_len = 0;
 	dsr_stat(priv, DSR_S_DELIVERED);
@@ -1027,8 +1059,8 @@ static void dsr_rcv(struct dsr_priv *priv, struct dsr_slave *s,
 	trace_dsr_recv(priv->dev, c.self, saddr, daddr, id, c.tx, len,
 		       overheard, verdict);
 	dsr_out_flush(priv);
-	if (verdict == DSR_RX_DELIVER)
-		dsr_deliver(priv, skb, &p);
+	if (verdict == DSR_RX_DELIVER || verdict == DSR_RX_DELIVER_MC)
+		dsr_deliver(priv, skb, &p, verdict == DSR_RX_DELIVER_MC);
 	else if (verdict == DSR_RX_DROP)
 		consume_skb(skb);
 }

@@ -2,15 +2,17 @@
 /*
  * The device's one timer, which serves every deadline: Route Discovery and
  * the Send Buffer (discovery.c, sendbuf.c), Route Maintenance (maint.c),
- * the route cache's expiry.  dsr_kick() (dsr.h) starts it; it runs every
- * timer_ms while anything waits.
+ * the route cache's expiry, the multicast trees' refresh (mcast.c).
+ * dsr_kick() (dsr.h) starts it; it runs every timer_ms while anything
+ * waits.
  */
 #include "dsr.h"
 
 static bool dsr_has_work(const struct dsr_priv *priv)
 {
 	return !skb_queue_empty(&priv->sendbuf) || priv->n_maint ||
-	       priv->n_discs || !skb_queue_empty(&priv->fwdq);
+	       priv->n_discs || !skb_queue_empty(&priv->fwdq) ||
+	       dsr_mcast_has_work(priv);
 }
 
 /*
@@ -33,6 +35,7 @@ static void dsr_timer(struct timer_list *t)
 	}
 	dsr_disc_timer(priv, now, &out);
 	dsr_maint_tick(priv, now, &out);
+	dsr_mcast_tick(priv, now, &out);
 	if (now - priv->last_expire >= 1000) {
 		dsr_rc_expire(&priv->rc, now);
 		priv->last_expire = now;

@@ -108,7 +108,8 @@ TRACE_EVENT(dsr_recv,
 		  &__entry->prev, __entry->len,
 		  __entry->overheard ? "overheard " : "",
 		  __print_symbolic(__entry->verdict, { 0, "done" },
-				   { 1, "deliver" }, { 2, "forward" }),
+				   { 1, "deliver" }, { 2, "forward" },
+				   { 3, "deliver-multicast" }),
 		  &__entry->self, __entry->id)
 );
 

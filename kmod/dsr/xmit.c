@@ -3,7 +3,8 @@
  * Sending: packets the stack routes to dsr0 (ndo_start_xmit) go along a
  * source route from the route cache, or wait in the Send Buffer for a
  * Route Discovery (dsr_route_or_queue(), discovery.c); a fragment travels
- * IP-in-IP.
+ * IP-in-IP; a packet to a multicast group goes down the group's tree
+ * (mcast.c).
  */
 #include <linux/etherdevice.h>
 #include <linux/ip.h>
@@ -113,6 +114,7 @@ netdev_tx_t dsr_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct sk_buff *segs = NULL, *next;
 	struct sk_buff_head out;
 	const struct iphdr *iph;
+	bool mcast;
 
 	if (skb->protocol != htons(ETH_P_IP) ||
 	    !pskb_may_pull(skb, sizeof(*iph)) ||
@@ -121,8 +123,11 @@ netdev_tx_t dsr_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		goto drop;
 	}
 	iph = ip_hdr(skb);
-	if (ipv4_is_multicast(iph->daddr) || ipv4_is_lbcast(iph->daddr) ||
-	    ipv4_is_zeronet(iph->daddr)) {
+	/* a group's packets go down its tree (mcast.c), one by one */
+	mcast = ipv4_is_multicast(iph->daddr) &&
+		!ipv4_is_local_multicast(iph->daddr);
+	if ((ipv4_is_multicast(iph->daddr) && !mcast) ||
+	    ipv4_is_lbcast(iph->daddr) || ipv4_is_zeronet(iph->daddr)) {
 		dsr_stat(priv, DSR_S_TX_BROADCAST);
 		goto drop;
 	}
@@ -134,7 +139,7 @@ netdev_tx_t dsr_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		dsr_stat(priv, DSR_S_TX_GSO);
 		n = skb_shinfo(skb)->gso_segs;
 	}
-	if (skb_is_gso(skb) && !dsr_gso_whole(skb)) {
+	if (skb_is_gso(skb) && (mcast || !dsr_gso_whole(skb))) {
 		segs = dsr_xmit_segment(priv, skb);
 		if (!segs)
 			goto dropped;
@@ -156,8 +161,13 @@ netdev_tx_t dsr_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	if (segs) {
 		skb_list_walk_safe(segs, skb, next) {
 			skb_mark_not_on_list(skb);
-			dsr_xmit_one(priv, skb, &out);
+			if (mcast)
+				dsr_mcast_xmit(priv, skb, &out);
+			else
+				dsr_xmit_one(priv, skb, &out);
 		}
+	} else if (mcast) {
+		dsr_mcast_xmit(priv, skb, &out);
 	} else {
 		dsr_xmit_one(priv, skb, &out);
 	}

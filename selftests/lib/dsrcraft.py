@@ -30,6 +30,13 @@
                                              (a Route Error from ESRC to
                                              EDST in a packet from SRC to
                                              DST, Address[1..] = HOP...)
+  dsrcraft.py mjoin IFACE SRC_MAC DST_MAC SRC_IP DST_IP SOURCE GROUP LAYERS
+              KIND COUNT                     (COUNT multicast joins, each
+                                             to a group of its own from
+                                             GROUP on, if KIND is "many";
+                                             else KIND "ok", "short",
+                                             "version" or "tag", the same
+                                             join COUNT times)
   dsrcraft.py rerrpkts PCAP                  (each packet with Route
                                              Errors: "ipsrc ipdst" and per
                                              error " | src dst salvage
@@ -196,7 +203,29 @@ def rerr_packets(path):
                              socket.inet_ntoa(frame[30:34])), errs
 
 
+def mjoin(source, group, layers, kind="ok"):
+    """A multicast join (kmod/dsr/mjoin.h): the payload of Next Header 253."""
+    tag_layers = 0 if kind == "tag" else 8
+    b = struct.pack("!BBBB4s4sHBBI", 9 if kind == "version" else 1, layers,
+                    0, tag_layers, socket.inet_aton(source),
+                    socket.inet_aton(group), 0, 0, 0, 0)
+    return b[:10] if kind == "short" else b
+
+
 def main():
+    if sys.argv[1] == "mjoin":
+        iface, smac, dmac, sip, dip, source, group, layers, kind, count = \
+            sys.argv[2:12]
+        eth = mac(dmac) + mac(smac) + b"\x08\x00"
+        g0 = struct.unpack("!I", socket.inet_aton(group))[0]
+        frames = []
+        for i in range(int(count)):
+            g = socket.inet_ntoa(struct.pack("!I", g0 + i)) \
+                if kind == "many" else group
+            pkt = dsr(b"", nh=253) + mjoin(source, g, int(layers), kind)
+            frames.append(eth + ip(sip, dip, pkt, ident=5000 + i))
+        sendall(iface, frames)
+        return
     if sys.argv[1] == "classes":
         print(" ".join(CLASSES))
         return

@@ -1,0 +1,511 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Layered multicast over DSR (issue 19, docs/mcast.md): the device's side
+ * of the trees of mtree.c, the tags of mcast_tag.c and the joins of
+ * mjoin.c.
+ *
+ * A receiver's join (ahctl dsr mcast join, dsr_mcast_local()) makes a
+ * group whose upstream is the first hop of our route to its source; a
+ * join goes there at once and every refresh period after
+ * (dsr_mcast_tick()), one hop, in a DSR packet of Next Header
+ * DSR_MC_JOIN_PROTO.  A node that takes a join (dsr_mcast_rx_join())
+ * adds the sender as a child and joins upstream in turn, so joins climb
+ * the routes to the source.  Without a route to the source the node asks
+ * for one (a Route Discovery) and joins once it has it; a route that
+ * changes makes the next refresh join along the new one at once (the
+ * old path's child entries expire).
+ *
+ * A packet the source's stack sends to the group on dsr0
+ * (dsr_mcast_xmit()), and one a node takes from upstream
+ * (dsr_mcast_rx()), goes to each child that asked for its layer: a copy
+ * in IP-in-IP (outer: us to the child), sent as any unicast packet of
+ * ours, along its route with Route Maintenance.  The inner packet's TTL
+ * falls by one at each relay, as IP multicast routing does (a sender sets
+ * IP_MULTICAST_TTL above the tree's depth).  A node whose local
+ * receivers asked for the layer delivers the inner packet on dsr0, where
+ * sockets that joined the group on dsr0 get it.  Duplicates (the same
+ * packet by two paths while a route changes, a retransmitted copy) are
+ * dropped by the duplicate cache (kind DSR_DUP_MCAST).
+ *
+ * Link-layer broadcast to children that share a slave (mtree.h's
+ * bcast_min) is not used yet: bcast_min is 0, every child gets its copy.
+ * Everything here runs under priv->lock.
+ */
+#include <linux/ip.h>
+#include <linux/udp.h>
+#include <net/ip.h>
+
+#include "dsr.h"
+#include "mjoin.h"
+
+int dsr_mcast_init(struct dsr_priv *priv)
+{
+	struct dsr_mcast *mc = &priv->mc;
+	struct dsr_mt_params p;
+
+	BUILD_BUG_ON((int)DSR_MC_TAG_BYTE != (int)DSR_MTAG_BYTE ||
+		     (int)DSR_MC_TAG_RTP != (int)DSR_MTAG_RTP);
+	dsr_mt_params_default(&p);
+	p.bcast_min = 0;
+	if (dsr_mt_init(&mc->t, DSR_MC_GROUPS, DSR_MC_CHILDREN, &p))
+		return -ENOMEM;
+	mc->st = kvcalloc(DSR_MC_GROUPS, sizeof(*mc->st), GFP_KERNEL);
+	if (!mc->st)
+		goto err_t;
+	if (dsr_rl_init(&mc->rl_join, DSR_RL_BUCKETS, DSR_MC_JOIN_RATE,
+			DSR_MC_JOIN_RATE, get_random_u32()))
+		goto err_st;
+	return 0;
+err_st:
+	kvfree(mc->st);
+err_t:
+	dsr_mt_destroy(&mc->t);
+	return -ENOMEM;
+}
+
+void dsr_mcast_destroy(struct dsr_priv *priv)
+{
+	dsr_rl_destroy(&priv->mc.rl_join);
+	kvfree(priv->mc.st);
+	priv->mc.st = NULL;
+	dsr_mt_destroy(&priv->mc.t);
+}
+
+bool dsr_mcast_has_work(const struct dsr_priv *priv)
+{
+	return priv->mc.t.ngroups;
+}
+
+/* ---- counters ------------------------------------------------------------ */
+
+static struct dsr_mc_stats *dsr_mc_st(struct dsr_mcast *mc,
+				      const struct dsr_mt_group *g)
+{
+	struct dsr_mc_stats *st = &mc->st[g - mc->t.g];
+
+	if (st->source != g->source || st->group != g->group) {
+		memset(st, 0, sizeof(*st));
+		st->source = g->source;
+		st->group = g->group;
+	}
+	return st;
+}
+
+static void dsr_mc_count(struct dsr_mcast *mc, const struct dsr_mt_group *g,
+			 u8 layer, enum dsr_mc_stat what, unsigned int n,
+			 unsigned int bytes)
+{
+	struct dsr_mc_stats *st = dsr_mc_st(mc, g);
+	unsigned int l = min_t(unsigned int, layer, DSR_MC_STAT_LAYERS - 1);
+
+	if (!n)
+		return;
+	st->v[what][l] += n;
+	st->v[what + 1][l] += (u64)n * bytes;
+	st->top = max_t(u8, st->top, l + 1);
+}
+
+static void dsr_mc_tree_res(struct dsr_priv *priv, enum dsr_mt_res r)
+{
+	if (r != DSR_MT_OK)
+		dsr_stat(priv, DSR_S_MCAST_TREE_FIRST + r - 1);
+}
+
+/* ---- joins between nodes ----------------------------------------------------- */
+
+static void dsr_mc_send_join(struct dsr_priv *priv,
+			     const struct dsr_mt_group *g, u8 layers,
+			     struct sk_buff_head *out)
+{
+	struct dsr_mjoin j = {
+		.source = g->source, .group = g->group, .layers = layers,
+		.tag = g->tag,
+	};
+	struct sk_buff *skb;
+	struct iphdr *iph;
+
+	skb = dsr_ctrl_alloc(priv, DSR_MJ_LEN, dsr_self(priv), g->upstream,
+			     IPDEFTTL);
+	if (!skb)
+		return;
+	iph = ip_hdr(skb);
+	iph->protocol = DSR_MC_JOIN_PROTO;
+	ip_send_check(iph);
+	dsr_mjoin_put(skb->data + sizeof(*iph), &j);
+	dsr_stat(priv, layers ? DSR_S_MCAST_JOIN_SENT : DSR_S_MCAST_LEAVE_SENT);
+	dsr_route_or_queue(priv, skb, out);
+}
+
+/*
+ * The group's upstream: the first hop of our route to its source (none
+ * when we are the source); without a route, a Route Discovery for it.
+ */
+static void dsr_mc_find_upstream(struct dsr_priv *priv,
+				 struct dsr_mt_group *g,
+				 struct sk_buff_head *out)
+{
+	__be32 hops[DSR_MAX_PATH];
+	unsigned int n;
+
+	if (dsr_is_self(priv, g->source)) {
+		dsr_mt_set_upstream(g, 0);
+		return;
+	}
+	n = dsr_rc_lookup(&priv->rc, g->source, hops, dsr_now(priv));
+	dsr_mt_set_upstream(g, n ? hops[0] : 0);
+	if (!n && dsr_mt_want(&priv->mc.t, g, dsr_now(priv)))
+		dsr_disc_start(priv, g->source, out);
+}
+
+/* After a change of g: a rise of what it needs goes upstream at once. */
+static void dsr_mc_changed(struct dsr_priv *priv, struct dsr_mt_group *g,
+			   struct sk_buff_head *out)
+{
+	u8 layers;
+
+	dsr_mc_find_upstream(priv, g, out);
+	if (dsr_mt_upstream(&priv->mc.t, g, dsr_now(priv), &layers) ==
+	    DSR_MT_UP_RISE && g->upstream)
+		dsr_mc_send_join(priv, g, layers, out);
+	dsr_kick(priv);
+}
+
+/* A join (or leave) at off of skb, from the neighbour from on slave s. */
+void dsr_mcast_rx_join(struct dsr_priv *priv, struct sk_buff *skb,
+		       unsigned int off, __be32 from, struct dsr_slave *s,
+		       struct sk_buff_head *out)
+{
+	struct dsr_mcast *mc = &priv->mc;
+	u64 now = dsr_now(priv);
+	u8 buf[DSR_MJ_LEN];
+	struct dsr_mt_group *g;
+	struct dsr_mjoin j;
+	enum dsr_mt_res r;
+	const u8 *d;
+
+	d = skb->len >= off + DSR_MJ_LEN ?
+	    skb_header_pointer(skb, off, DSR_MJ_LEN, buf) : NULL;
+	if (!d || dsr_mjoin_get(d, DSR_MJ_LEN, &j) != DSR_MJ_OK) {
+		dsr_stat(priv, DSR_S_MCAST_JOIN_BAD);
+		return;
+	}
+	if (!dsr_rl_allow(&mc->rl_join, &from, sizeof(from), now)) {
+		dsr_stat(priv, DSR_S_MCAST_JOIN_LIMITED);
+		return;
+	}
+	dsr_stat(priv, DSR_S_MCAST_JOIN_RECEIVED);
+	if (!j.layers) {
+		dsr_mc_tree_res(priv, dsr_mt_leave(&mc->t, j.source, j.group,
+						   from));
+		return;
+	}
+	r = dsr_mt_join(&mc->t, j.source, j.group, from, s->dev->ifindex,
+			j.layers, now);
+	dsr_mc_tree_res(priv, r);
+	if (r != DSR_MT_OK)
+		return;
+	g = dsr_mt_find(&mc->t, j.source, j.group);
+	if (!g)
+		return;
+	g->tag = j.tag;
+	dsr_mc_changed(priv, g, out);
+}
+
+/* Local receivers of (source, group) want layers (0: none any more). */
+int dsr_mcast_local(struct dsr_priv *priv, __be32 source, __be32 group,
+		    u8 layers, const struct dsr_mtag_cfg *tag,
+		    struct netlink_ext_ack *extack, struct sk_buff_head *out)
+{
+	struct dsr_mcast *mc = &priv->mc;
+	struct dsr_mt_group *g;
+	enum dsr_mt_res r;
+
+	if (tag && !dsr_mtag_cfg_ok(tag)) {
+		NL_SET_ERR_MSG(extack, "invalid tag: layers 1..128, rtp: id 1..255, tids 0..8");
+		return -EINVAL;
+	}
+	r = dsr_mt_local(&mc->t, source, group, layers, dsr_now(priv));
+	dsr_mc_tree_res(priv, r);
+	switch (r) {
+	case DSR_MT_OK:
+		break;
+	case DSR_MT_NO_ENTRY:
+		NL_SET_ERR_MSG(extack, "no local receivers of this source and group");
+		return -ENOENT;
+	case DSR_MT_GROUPS_FULL:
+		NL_SET_ERR_MSG(extack, "the multicast table is full");
+		return -ENOSPC;
+	case DSR_MT_BAD_GROUP:
+		NL_SET_ERR_MSG(extack, "group must be multicast, outside 224.0.0.0/24");
+		return -EINVAL;
+	case DSR_MT_BAD_SOURCE:
+		NL_SET_ERR_MSG(extack, "source must be a routable unicast address");
+		return -EINVAL;
+	case DSR_MT_BAD_LAYERS:
+		NL_SET_ERR_MSG(extack, "layers must be 1..128");
+		return -EINVAL;
+	default:
+		NL_SET_ERR_MSG(extack, "join refused");
+		return -EINVAL;
+	}
+	g = dsr_mt_find(&mc->t, source, group);
+	if (!g)
+		return 0;
+	if (tag) {
+		g->tag = *tag;
+	} else if (!g->tag.layers) {
+		g->tag.mode = DSR_MTAG_BYTE;
+		g->tag.layers = DSR_MTAG_MAX_LAYERS;
+	}
+	dsr_mc_changed(priv, g, out);
+	return 0;
+}
+
+/*
+ * Every refresh period: children whose joins ended go, each group's
+ * upstream is looked up again (a new route: a join along it at once),
+ * and each group with an upstream joins it for what it needs now, or
+ * leaves it.
+ */
+void dsr_mcast_tick(struct dsr_priv *priv, u64 now, struct sk_buff_head *out)
+{
+	struct dsr_mcast *mc = &priv->mc;
+	unsigned int i;
+
+	if (!mc->t.ngroups || now < mc->next_refresh)
+		return;
+	mc->next_refresh = now + mc->t.p.refresh_ms;
+	dsr_mt_expire(&mc->t, now);
+	for (i = 0; i < mc->t.max_groups; i++) {
+		struct dsr_mt_group *g = &mc->t.g[i];
+		enum dsr_mt_up r;
+		u8 layers;
+
+		if (!g->group)
+			continue;
+		dsr_mc_find_upstream(priv, g, out);
+		r = dsr_mt_refresh(&mc->t, g, now, &layers);
+		if (g->upstream && (layers || r == DSR_MT_UP_FALL))
+			dsr_mc_send_join(priv, g, layers, out);
+	}
+}
+
+/* ---- packets ------------------------------------------------------------------ */
+
+/*
+ * The inner packet at off of skb (linear to its end, checked): its layer
+ * by the group's tag, or false if the tag refuses it (counted).  A packet
+ * other than UDP, or a fragment after the first, is the base layer.
+ */
+static bool dsr_mc_layer(struct dsr_priv *priv, const struct dsr_mt_group *g,
+			 const struct sk_buff *skb, unsigned int off,
+			 u8 *layer)
+{
+	const struct iphdr *in = (const struct iphdr *)(skb->data + off);
+	unsigned int ihl = in->ihl * 4, len = ntohs(in->tot_len);
+	enum dsr_mtag_res r;
+
+	*layer = 0;
+	if (in->protocol != IPPROTO_UDP || (in->frag_off & htons(IP_OFFSET)))
+		return true;
+	if (len < ihl + sizeof(struct udphdr)) {
+		r = DSR_MTAG_TRUNCATED;
+	} else {
+		r = dsr_mtag_get(&g->tag, skb->data + off + ihl +
+				 sizeof(struct udphdr),
+				 len - ihl - sizeof(struct udphdr), layer);
+	}
+	if (r == DSR_MTAG_OK)
+		return true;
+	dsr_stat(priv, DSR_S_MCAST_TAG_FIRST + r - 1);
+	return false;
+}
+
+/* Whether the inner packet at off was seen already (and now it was). */
+static bool dsr_mc_dup(struct dsr_priv *priv, const struct sk_buff *skb,
+		       unsigned int off)
+{
+	const struct iphdr *in = (const struct iphdr *)(skb->data + off);
+	unsigned int ihl = in->ihl * 4, len = ntohs(in->tot_len);
+	struct dsr_dup_key k;
+	u32 life;
+
+	dsr_mt_dup_key(&k, in->saddr, in->daddr, in->id, in->frag_off,
+		       in->protocol, skb->data + off + ihl, len - ihl);
+	life = (DSR_HOLD_MAX_RTOS + DSR_P(priv, MAX_MAINT_REXMT) + 1) *
+	       DSR_P(priv, RTO_MAX_MS);
+	return dsr_dup_seen(&priv->dup, &k, dsr_now(priv), life);
+}
+
+/* The inner packet at off of skb, len bytes, in IP-in-IP to a child. */
+static struct sk_buff *dsr_mc_encap(struct dsr_priv *priv,
+				    const struct sk_buff *skb,
+				    unsigned int off, unsigned int len,
+				    __be32 to, bool relay)
+{
+	unsigned int hroom = LL_MAX_HEADER + DSR_MTU_RESERVE;
+	struct iphdr *in, *outer;
+	struct sk_buff *nskb;
+
+	nskb = alloc_skb(hroom + sizeof(*outer) + len, GFP_ATOMIC);
+	if (!nskb) {
+		dsr_stat(priv, DSR_S_NOMEM);
+		return NULL;
+	}
+	skb_reserve(nskb, hroom + sizeof(*outer));
+	in = skb_put(nskb, len);
+	skb_copy_from_linear_data_offset(skb, off, in, len);
+	if (relay)
+		ip_decrease_ttl(in);
+	outer = skb_push(nskb, sizeof(*outer));
+	skb_reset_network_header(nskb);
+	skb_set_transport_header(nskb, sizeof(*outer));
+	outer->version = 4;
+	outer->ihl = 5;
+	outer->tos = in->tos;
+	outer->tot_len = htons(nskb->len);
+	outer->id = htons((u16)atomic_inc_return(&priv->ip_id));
+	outer->frag_off = 0;
+	outer->ttl = IPDEFTTL;
+	outer->protocol = IPPROTO_IPIP;
+	outer->saddr = dsr_self(priv);
+	outer->daddr = to;
+	ip_send_check(outer);
+	nskb->protocol = htons(ETH_P_IP);
+	nskb->priority = skb->priority;
+	return nskb;
+}
+
+/* A copy of the inner packet at off to each child that asked for layer. */
+static void dsr_mc_fanout(struct dsr_priv *priv, struct dsr_mt_group *g,
+			  const struct sk_buff *skb, unsigned int off,
+			  u8 layer, bool relay, struct sk_buff_head *out)
+{
+	const struct iphdr *in = (const struct iphdr *)(skb->data + off);
+	struct dsr_mt_copy cp[DSR_MC_CHILDREN + DSR_MT_SLAVES];
+	unsigned int len = ntohs(in->tot_len), i, n, live = 0;
+	struct dsr_mcast *mc = &priv->mc;
+	u64 now = dsr_now(priv);
+	struct sk_buff *nskb;
+
+	for (i = 0; i < g->nchild; i++)
+		if (g->child[i].expires > now)
+			live++;
+	if (!live)
+		return;
+	if (relay && in->ttl <= 1) {
+		dsr_stat(priv, DSR_S_MCAST_TTL);
+		return;
+	}
+	n = dsr_mt_fanout(&mc->t, g, layer, now, cp, ARRAY_SIZE(cp));
+	dsr_mc_count(mc, g, layer, DSR_MC_FILT_P, live - min(live, n), len);
+	for (i = 0; i < n; i++) {
+		if (cp[i].bcast)
+			continue;	/* (bcast_min 0: never) */
+		nskb = dsr_mc_encap(priv, skb, off, len, cp[i].to, relay);
+		if (!nskb)
+			continue;
+		dsr_mc_count(mc, g, layer, DSR_MC_FWD_P, 1, len);
+		dsr_stat(priv, DSR_S_MCAST_COPIES);
+		dsr_route_or_queue(priv, nskb, out);
+	}
+}
+
+/*
+ * A packet the stack sent to a group on dsr0 (consumed): to the children
+ * of the tree whose source we are.
+ */
+void dsr_mcast_xmit(struct dsr_priv *priv, struct sk_buff *skb,
+		    struct sk_buff_head *out)
+{
+	const struct iphdr *iph = ip_hdr(skb);
+	struct dsr_mt_group *g;
+	u8 layer;
+
+	dsr_stat(priv, DSR_S_MCAST_TX);
+	g = dsr_mt_find(&priv->mc.t, iph->saddr, iph->daddr);
+	if (!g) {
+		dsr_stat(priv, DSR_S_MCAST_NO_TREE);
+		goto drop;
+	}
+	if ((skb->ip_summed == CHECKSUM_PARTIAL && skb_checksum_help(skb)) ||
+	    skb_linearize(skb)) {
+		dsr_stat(priv, DSR_S_NOMEM);
+		goto drop;
+	}
+	if (!dsr_mc_layer(priv, g, skb, 0, &layer))
+		goto drop;
+	dsr_mc_dup(priv, skb, 0);	/* (an echo of it is a duplicate) */
+	dsr_mc_fanout(priv, g, skb, 0, layer, false, out);
+	consume_skb(skb);
+	return;
+drop:
+	dev_core_stats_tx_dropped_inc(priv->dev);
+	kfree_skb(skb);
+}
+
+/*
+ * Whether the packet inside an IP-in-IP packet (its inner header at off)
+ * is multicast to a group that may be routed.
+ */
+bool dsr_mcast_inner(const struct sk_buff *skb, unsigned int off)
+{
+	struct iphdr buf;
+	const struct iphdr *in = skb_header_pointer(skb, off, sizeof(buf),
+						    &buf);
+
+	return in && in->version == 4 && ipv4_is_multicast(in->daddr) &&
+	       !ipv4_is_local_multicast(in->daddr);
+}
+
+/*
+ * A multicast packet from upstream in IP-in-IP (its inner header at off
+ * of skb, which is ours: not shared): copies to the children that asked
+ * for its layer; true if local receivers take it (the caller delivers
+ * it).
+ */
+bool dsr_mcast_rx(struct dsr_priv *priv, struct sk_buff *skb,
+		  unsigned int off, struct sk_buff_head *out)
+{
+	struct dsr_mcast *mc = &priv->mc;
+	const struct iphdr *in;
+	struct dsr_mt_group *g;
+	unsigned int len;
+	bool local;
+	u8 layer;
+
+	dsr_stat(priv, DSR_S_MCAST_RX);
+	if (skb_linearize(skb)) {
+		dsr_stat(priv, DSR_S_NOMEM);
+		return false;
+	}
+	in = (const struct iphdr *)(skb->data + off);
+	if (skb->len < off + sizeof(*in) || in->ihl < 5 ||
+	    skb->len < off + in->ihl * 4 || ip_fast_csum(in, in->ihl)) {
+		dsr_stat(priv, DSR_S_MCAST_MALFORMED);
+		return false;
+	}
+	len = ntohs(in->tot_len);
+	if (len < in->ihl * 4 || len > skb->len - off) {
+		dsr_stat(priv, DSR_S_MCAST_MALFORMED);
+		return false;
+	}
+	g = dsr_mt_find(&mc->t, in->saddr, in->daddr);
+	if (!g) {
+		dsr_stat(priv, DSR_S_MCAST_NO_TREE);
+		return false;
+	}
+	if (dsr_mc_dup(priv, skb, off)) {
+		dsr_stat(priv, DSR_S_MCAST_DUPLICATE);
+		return false;
+	}
+	if (!dsr_mc_layer(priv, g, skb, off, &layer))
+		return false;
+	dsr_mc_fanout(priv, g, skb, off, layer, true, out);
+	local = dsr_mt_deliver(g, layer);
+	if (local) {
+		dsr_mc_count(mc, g, layer, DSR_MC_LOCAL_P, 1, len);
+		dsr_stat(priv, DSR_S_MCAST_DELIVERED);
+	}
+	return local;
+}

@@ -1,0 +1,229 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Layered multicast over DSR (issue 19, docs/mcast.md): a tree built from
+# receivers' joins; each receiver gets exactly the layers it asked for,
+# each relay copies a packet only to the children that asked for its
+# layer, and asks upstream for the most its subtree needs; bad joins and
+# tags are refused and counted, changing nothing else.
+#
+#   1 --- 2 --- 3 --- 4       (macfilter: each hears only these links)
+#         |\
+#         5 6
+#   1 sends; 2 relays to 3, 5 and 6; 3 relays to 4
+source "$(dirname "$0")/../lib.sh"
+
+require_cmd jq ahctl ethtool
+
+STREAM="$AH_ROOT/selftests/lib/stream.py"
+CRAFT="$AH_ROOT/selftests/lib/dsrcraft.py"
+FRAMES=75	# 5 s at 15 frames/s
+RATE=64000	# a layer's bit/s: one datagram a frame
+
+setup() {
+	hub_setup 6 && load_module macfilter &&
+		mf_links 1 2 && mf_links 2 1 3 5 6 && mf_links 3 2 4 &&
+		mf_links 4 3 && mf_links 5 2 && mf_links 6 2 && dsr_setup
+}
+
+# mjoin NODE GROUP LAYERS [ARGS...]: NODE's local receivers of (1, GROUP)
+mjoin() {
+	local n=$1 g=$2 l=$3
+	shift 3
+	dsr "$n" mcast join dev dsr0 source "$(node_ip 1)" group "$g" \
+		layers "$l" "$@"
+}
+
+# mshow NODE: the rows of NODE's trees, JSON
+mshow() { dsr "$1" -j mcast show dev dsr0; }
+
+# child_layers NODE GROUP CHILD: the layers CHILD asked NODE for (0: none)
+child_layers() {
+	mshow "$1" | jq -r --arg g "$2" --arg c "$(node_ip "$3")" \
+		'[.[] | select(.mc_row == "child" and .mc_group == $g and
+			.addr == $c) | .mc_layers] | max // 0'
+}
+
+child_is() { [[ $(child_layers "$1" "$2" "$3") == "$4" ]]; }
+
+# layer_stat NODE GROUP LAYER KEY: a per-layer counter of NODE's group
+layer_stat() {
+	mshow "$1" | jq -r --arg g "$2" --argjson l "$3" --arg k "$4" \
+		'[.[] | select(.mc_row == "layer" and .mc_group == $g and
+			.mc_layer == $l) | .[$k]] | add // 0'
+}
+
+# recv NODE GROUP OUT: a receiver on NODE's dsr0, in the background
+recv() {
+	nsexec "$1" "$PYTHON" "$STREAM" layered-recv "$2" 5000 40 4 \
+		--dev dsr0 > "$3" &
+	RECV_PIDS+=($!)
+}
+
+# send GROUP LAYERS: node 1 sends FRAMES frames of LAYERS layers
+send() {
+	nsexec 1 "$PYTHON" "$STREAM" layered-send "$1" 5000 "$FRAMES" 15 "$2" \
+		"$RATE" --dev dsr0 --ttl 16
+}
+
+# got OUT LAYER: the datagrams of LAYER a receiver got
+got() {
+	jq -r --argjson l "$2" \
+		'[.per_layer[] | select(.layer == $l) | .packets] | add // 0' "$1"
+}
+
+# Source -> relay -> three receivers at different levels (1, 2 and 4 of
+# the group's 4 layers; the sender also sends a fifth, which the group's
+# tag refuses at the source): each gets exactly its layers, once; the
+# relay copied each layer to as many children as asked for it.
+test_levels() {
+	local g=239.1.1.1 d sent n l want got2 fwd filt
+	local -A level=([3]=1 [5]=2 [6]=4)
+	shared || return 1
+	d=$(mktemp -d)
+	RECV_PIDS=()
+	for n in 3 5 6; do
+		recv "$n" "$g" "$d/$n.json"
+		mjoin "$n" "$g" "${level[$n]}" tag byte offset 0 group-layers 4 ||
+			return 1
+	done
+	check "1 has relay 2 as its child, for 4 layers" \
+		busywait $((10000 * ${AH_TIME_SCALE:-1})) child_is 1 "$g" 2 4 &&
+	check "2 has 3, 5 and 6 for 1, 2 and 4 layers" \
+		busywait 5000 eval 'child_is 2 "$g" 3 1 && child_is 2 "$g" 5 2 &&
+			child_is 2 "$g" 6 4' || return 1
+	sent=$(send "$g" 5) || return 1
+	diag "sent: $sent"
+	wait "${RECV_PIDS[@]}"
+	for n in 3 5 6; do
+		diag "$n (${level[$n]} layers): $(jq -c '{received, duplicates,
+			per_layer: [.per_layer[] | [.layer, .packets]],
+			frames_decodable}' "$d/$n.json")"
+		for l in 0 1 2 3 4; do
+			want=0
+			((l < level[$n])) && want=$FRAMES
+			check "$n got $want datagrams of layer $l" \
+				test "$(got "$d/$n.json" "$l")" -eq "$want" || return 1
+		done
+		check "$n got no duplicate" \
+			test "$(jq .duplicates "$d/$n.json")" -eq 0 &&
+		check "$n decoded all $FRAMES frames" \
+			test "$(jq .frames_decodable "$d/$n.json")" -eq "$FRAMES" ||
+			return 1
+	done
+	check "1 refused layer 4 ($FRAMES tags above the group's 4 layers)" \
+		test "$(dsr_stat 1 mcast_tag_above)" -eq "$FRAMES" || return 1
+	# relay 2: layer l goes to the children with more than l layers
+	for l in 0 1 2 3; do
+		want=0
+		for n in 3 5 6; do ((l < level[$n])) && want=$((want + 1)); done
+		fwd=$(layer_stat 2 "$g" "$l" mc_fwd_packets)
+		filt=$(layer_stat 2 "$g" "$l" mc_filt_packets)
+		diag "relay 2, layer $l: forwarded $fwd, filtered $filt"
+		check "2 forwarded layer $l to $want children" \
+			test "$fwd" -eq $((want * FRAMES)) &&
+		check "2 filtered layer $l for $((3 - want))" \
+			test "$filt" -eq $(((3 - want) * FRAMES)) || return 1
+	done
+	rm -rf "$d"
+}
+
+# Two relays in a row: 1's child 2 asks for the most of its subtree (4's
+# 3 layers through relay 3, 5's 1); after 4 leaves, what 2 asks falls to
+# 5's level within three refresh periods (3 s), and the higher layers
+# stop crossing 1 -> 2.
+test_subtree() {
+	local g=239.1.1.2 t0 dt fwd0 fwd1
+	shared || return 1
+	mjoin 4 "$g" 3 tag byte offset 0 group-layers 4 &&
+		mjoin 5 "$g" 1 tag byte offset 0 group-layers 4 || return 1
+	check "3 asks 2 for 4's 3 layers" \
+		busywait $((10000 * ${AH_TIME_SCALE:-1})) child_is 2 "$g" 3 3 &&
+	check "2 asks 1 for the most of its subtree, 3" \
+		busywait 5000 child_is 1 "$g" 2 3 || return 1
+	dsr 4 mcast leave dev dsr0 source "$(node_ip 1)" group "$g" || return 1
+	t0=$(now_ms)
+	check "2 asks 1 for 5's 1 layer within 3 refresh periods" \
+		busywait $((3000 * ${AH_TIME_SCALE:-1})) child_is 1 "$g" 2 1 ||
+		return 1
+	dt=$(($(now_ms) - t0))
+	diag "1 saw 2's level fall 3 -> 1 after $dt ms"
+	check "3 left the tree (no child of 2 for it within 4 s)" \
+		busywait 4000 child_is 2 "$g" 3 0 || return 1
+	# the stream: 1 sends layers 0..3, only layer 0 crosses to 2
+	send "$g" 4 >/dev/null || return 1
+	fwd0=$(layer_stat 1 "$g" 0 mc_fwd_packets)
+	fwd1=$(($(layer_stat 1 "$g" 1 mc_fwd_packets) +
+		$(layer_stat 1 "$g" 2 mc_fwd_packets) +
+		$(layer_stat 1 "$g" 3 mc_fwd_packets)))
+	diag "1 forwarded layer 0: $fwd0, layers 1-3: $fwd1"
+	check "1 sent 2 layer 0 only" \
+		test "$fwd0" -eq "$FRAMES" -a "$fwd1" -eq 0
+}
+
+# counters of node 2 into the array named $1
+snap() {
+	local -n a=$1
+	local k v
+	while read -r k v; do a[$k]=$v; done < <(dsr_stats 2)
+}
+
+# Bad input: joins that ahctl or the kernel refuse (with a reason), bad
+# joins on the wire (each counted by class), a join flood (limited);
+# node 2's trees stay as they were.
+test_bad() {
+	local g=239.1.1.3 before after k out
+	local -A b a
+	shared || return 1
+	mjoin 5 "$g" 2 || return 1
+	check "2 has 5 for 2 layers" busywait 5000 child_is 2 "$g" 5 2 ||
+		return 1
+	for k in "10.1.1.1 layers 2" "224.0.0.5 layers 2" "$g layers 0" \
+		 "$g layers 200"; do
+		# shellcheck disable=SC2086
+		out=$(dsr 5 mcast join dev dsr0 source "$(node_ip 1)" group $k 2>&1) &&
+			{ diag "accepted: group $k"; return 1; }
+		diag "refused: group $k: $out"
+	done
+	out=$(dsr 5 mcast leave dev dsr0 source "$(node_ip 1)" group 239.9.9.9 2>&1) &&
+		return 1
+	diag "refused: leave of a group not joined: $out"
+	check "the refusal says why" grep -qi "no local receivers" <<< "$out" ||
+		return 1
+	before=$(mshow 2 | jq -c '[.[] | select(.mc_row != "layer") |
+		del(.expires_ms)]')
+	snap b
+	# from 10.0.0.9 (a made-up neighbour behind 5's MAC): its joins
+	# have a rate-limit bucket of their own, which 5's refreshes do not
+	# touch
+	local c="nsexec 5 $PYTHON $CRAFT mjoin eth0 $(node_mac 5) $(node_mac 2)"
+	c+=" 10.0.0.9 $(node_ip 2) $(node_ip 1)"
+	$c 239.1.1.3 2 short 3 && $c 239.1.1.3 2 version 3 &&
+		$c 239.1.1.3 2 tag 3 && $c 10.1.1.1 2 ok 3 &&
+		$c 224.0.0.9 2 ok 3 && $c 239.1.1.3 200 ok 3 || return 1
+	nap 1.1		# the rate limit's bucket refills: 20 joins at once
+	$c 239.7.0.1 2 many 100 || return 1
+	nap 0.5
+	snap a
+	for k in mcast_join_malformed:9 mcast_join_bad_group:6 \
+		 mcast_join_bad_layers:3 mcast_join_rate_limited:80; do
+		check "2 counted ${k%%:*} +${k##*:}" \
+			test $((${a[${k%%:*}]:-0} - ${b[${k%%:*}]:-0})) -eq "${k##*:}" ||
+			return 1
+	done
+	after=$(mshow 2 | jq -c '[.[] | select(.mc_row != "layer" and
+		.mc_group != null and (.mc_group | startswith("239.7.") | not)) |
+		del(.expires_ms)]')
+	check "2's trees are as they were (but the 20 joins admitted)" \
+		test "$before" == "$after" &&
+	check "the 20 admitted joins made 20 groups, no more" \
+		test "$(mshow 2 | jq '[.[] | select(.mc_row == "group" and
+			(.mc_group | startswith("239.7.")))] | length')" -eq 20
+}
+
+shared_setup setup
+ktap_begin 3
+run_case "three receivers at 1, 2 and 4 layers through one relay" test_levels
+run_case "two relays: upstream asks the most of its subtree, and falls" test_subtree
+run_case "bad joins and tags refused and counted" test_bad
+ktap_end
