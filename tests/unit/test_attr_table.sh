@@ -6,7 +6,10 @@
 # the kernel's DSR parameter table (kmod/dsr/params.c), the parameter
 # lists of docs/dsrd.conf.5 and docs/ahctl.8, and the word lists of
 # dist/ahctl.bash-completion; for slice, which has no parameters, the
-# ABI's attributes, and its JSON keys and enum names in docs/ahctl.8.
+# ABI's attributes, and its JSON keys and enum names in docs/ahctl.8; for
+# dsr, its attributes' names and types against the ABI (ahctl sends each of
+# its type's width), and the layered multicast JSON keys and names in
+# docs/ahctl.8.
 # Exits 1 if any test fails.
 set -u
 
@@ -148,6 +151,50 @@ check "docs/ahctl.8 gives every slice reason as JSON has it" "" \
 				print substr($0, RSTART + 4, RLENGTH - 8)
 				$0 = substr($0, RSTART + RLENGTH) } }' "$ROOT/docs/ahctl.8")")")"
 
+# dsr: every attribute of the ABI named (but PAD, and PARAMS: a nest of
+# parameters), each of the type ah_dsr.h gives it in its comment, the values
+# of its multicast enums named, the multicast JSON keys in ahctl.8
+DSR_H=$ROOT/include/uapi/linux/ah_dsr.h
+dsr_abi() {	# NAME TYPE of each DSR_A_* with a type in its comment
+	awk '/^enum dsr_attr \{/ { e = 1; next } e && /^}/ { exit }
+		e && match($0, /^[[:space:]]*DSR_A_[A-Z0-9_]+,[[:space:]]*\/\*[[:space:]]*[a-z0-9]+/) {
+			split(substr($0, RSTART, RLENGTH), p, /[,[:space:]\/*]+/)
+			print tolower(substr(p[2], 7)), p[3] }' "$DSR_H"
+}
+check "dsr: every DSR_A_* has a name (but PAD and PARAMS)" \
+	"$(awk '/^enum dsr_attr \{/ { e = 1; next } e && /^}/ { exit }
+		e && match($0, /^[[:space:]]*DSR_A_[A-Z0-9_]+/) {
+			a = substr($0, RSTART, RLENGTH); gsub(/[[:space:]]/, "", a)
+			if (a !~ /^DSR_A_(UNSPEC|PAD|PARAMS)$/) print tolower(substr(a, 7))
+		}' "$DSR_H" | paste -sd' ')" \
+	"$(words "$(attr_names dsr)")"
+# the table's types as the ABI's words: an address is a be32, an enum a u8
+check "dsr: each attribute of the type ah_dsr.h gives it" \
+	"$(dsr_abi | awk '$2 != "nested"')" \
+	"$(awk '$1 == "dsr" && $2 == "attr" {
+		t = $5
+		if (t == "addr") t = "be32"; else if (t == "enum") t = "u8"
+		else if (t == "ifindex") t = "u32"; else if (t == "hops" || t == "mac") t = "binary"
+		print $4, t }' <<< "$TABLE")"
+dsr_enum_count() {	# ENUM
+	awk -v e="enum $1 {" '$0 == e { s = 1; next } s && /^}/ { exit }
+		s && /^[[:space:]]*DSR_[A-Z0-9_]+,/ && !/__/ { n++ }
+		END { print n + 0 }' "$DSR_H"
+}
+check "dsr: every DSR_MC_ROW_* has a name" "$(dsr_enum_count dsr_mc_row)" \
+	"$(enum_names dsr mc_row | wc -l)"
+check "dsr: every DSR_MC_TAG_* has a name" "$(dsr_enum_count dsr_mc_tag_mode)" \
+	"$(enum_names dsr mc_tag_mode | wc -l)"
+check "docs/ahctl.8 describes every dsr multicast JSON key" "" \
+	"$(missing "$(words "$(attr_names dsr | grep '^mc_') addr slave expires_ms")" \
+		"$(words "$(man_sub_words ".SH DSR" "Layered multicast")")")"
+check "docs/ahctl.8 gives the multicast rows and tag modes as JSON has them" "" \
+	"$(missing "$(words "$(enum_names dsr mc_row) $(enum_names dsr mc_tag_mode)")" \
+		"$(words "$(awk '/^\.SH DSR/ { s = 1; next } s && /^\.SH/ { exit }
+			s { while (match($0, /\\\(dq[a-z-]+\\\(dq/)) {
+				print substr($0, RSTART + 4, RLENGTH - 8)
+				$0 = substr($0, RSTART + RLENGTH) } }' "$ROOT/docs/ahctl.8")")")"
+
 # the completion's word lists
 comp_list() {	# VARIABLE
 	(source "$ROOT/dist/ahctl.bash-completion" && eval "echo \$$1")
@@ -158,6 +205,9 @@ check "completion: the transit parameters" "$(words "$(params transit)")" \
 	"$(words "$(comp_list _ahctl_transit_params)")"
 check "completion: the slice modes" "$(words "$(enum_names slice mode)")" \
 	"$(words "$(comp_list _ahctl_slice_modes)")"
+check "completion: the dsr multicast tag modes" \
+	"$(words "$(enum_names dsr mc_tag_mode)")" \
+	"$(words "$(comp_list _ahctl_dsr_mc_tags)")"
 
 echo "KTAP version 1"
 echo "1..$n"

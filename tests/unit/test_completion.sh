@@ -177,6 +177,35 @@ expect "dsr route add: nothing for a HOP" \
 	"ahctl dsr route add dsr0 10.0.0.5 via " ""
 expect "dsr flush: what" "ahctl dsr flush dsr0 routes " \
 	"negcache sendbuf reqtable all"
+expect "dsr: dsr links after the keyword dev" "ahctl dsr route show dev " "dsr0"
+expect "dsr: the keyword dev left out" "ahctl dsr route add dev dsr0 10.0.0.5 " "via"
+expect "dsr show: -j and -p after DEV" "ahctl dsr neigh show dsr0 -" \
+	"-j --json -p --pretty"
+expect "dsr show: nothing else after DEV" "ahctl dsr neigh show dsr0 " ""
+expect "dsr mcast: join leave show" "ahctl dsr mcast " "join leave show"
+expect "dsr mcast join: DEV" "ahctl dsr mcast join " "dsr0"
+expect "dsr mcast join: DEV after dev" "ahctl dsr mcast join dev " "dsr0"
+expect "dsr mcast join: keywords" "ahctl dsr mcast join dev dsr0 " \
+	"source group layers tag group-layers"
+expect "dsr mcast join: nothing for an address" \
+	"ahctl dsr mcast join dsr0 source " ""
+expect "dsr mcast join: keywords not repeated" \
+	"ahctl dsr mcast join dsr0 source 10.0.0.1 group 239.1.1.1 " \
+	"layers tag group-layers"
+expect "dsr mcast join: tag modes" "ahctl dsr mcast join dsr0 layers 3 tag " \
+	"byte rtp"
+expect "dsr mcast join: offset after tag byte" \
+	"ahctl dsr mcast join dsr0 layers 3 tag byte " \
+	"source group offset group-layers"
+expect "dsr mcast join: id and tids after tag rtp" \
+	"ahctl dsr mcast join dsr0 layers 3 tag rtp id 2 " \
+	"source group tids group-layers"
+expect "dsr mcast join: nothing for a number" \
+	"ahctl dsr mcast join dsr0 layers 3 group-layers " ""
+expect "dsr mcast leave: source and group only" "ahctl dsr mcast leave dsr0 " \
+	"source group"
+expect "dsr mcast show: -j and -p after DEV" "ahctl dsr mcast show dsr0 -" \
+	"-j --json -p --pretty"
 expect "transit: dev" "ahctl transit flows " "dev"
 expect "transit set: enable values" "ahctl transit set dev wlan0 enable " "0 1"
 expect "transit flush: what" "ahctl transit flush dev wlan0 " \

@@ -7,6 +7,9 @@
  * (common/dsr_attrs.c): the ABI's attributes are flat, so an attribute
  * has one JSON key (its name) and one text keyword wherever it appears;
  * the parameters, in their nest (DSR_A_PARAMS), have their own table.
+ *
+ * mcast join, leave and show are layered multicast's (docs/mcast.md): a
+ * (source, group) stream whose local receivers want its first N layers.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -29,6 +32,17 @@
 
 /* Show: how often to restart a dump the kernel flagged as inconsistent. */
 #define DUMP_TRIES	5
+
+/*
+ * mcast join: the most layers a group has and a join asks for (the
+ * module's DSR_MTAG_MAX_LAYERS), the most temporal layers a layer id in
+ * RTP mode (DSR_MTAG_MAX_TIDS), and the tag's defaults when "tag" is given
+ */
+#define MC_MAX_LAYERS	128
+#define MC_MAX_TIDS	8
+#define MC_DEF_OFFSET	0
+#define MC_DEF_EXT_ID	1
+#define MC_DEF_TIDS	0
 
 /* ---- attributes ---------------------------------------------------------- */
 
@@ -130,6 +144,32 @@ static const struct col negcache_cols[] = {
 	{ .id = 0 },
 };
 
+/*
+ * mcast show: the rows of each kind (DSR_A_MC_ROW).  JSON prints them
+ * all; text leaves out the row's kind, the source and group under their
+ * group's line, and the tag's fields of the other mode (mc_text_row()).
+ */
+static const struct col mc_group_cols[] = {
+	COL(MC_ROW), COL(MC_SOURCE), COL(MC_GROUP),
+	{ .id = DSR_A_MC_UPSTREAM, .flags = P_NONE }, COL(MC_LAYERS),
+	COL(MC_ASKED), COL(MC_TAG_MODE), COL(MC_TAG_OFFSET),
+	COL(MC_TAG_EXT_ID), COL(MC_TAG_TIDS), COL(MC_TAG_LAYERS),
+	{ .id = 0 },
+};
+
+static const struct col mc_child_cols[] = {
+	COL(MC_ROW), COL(MC_SOURCE), COL(MC_GROUP),
+	{ .id = DSR_A_ADDR, .label = "child" }, COL(MC_LAYERS), COL(SLAVE),
+	COL(EXPIRES_MS), { .id = 0 },
+};
+
+static const struct col mc_layer_cols[] = {
+	COL(MC_ROW), COL(MC_SOURCE), COL(MC_GROUP), COL(MC_LAYER),
+	COL(MC_FWD_PACKETS), COL(MC_FWD_BYTES), COL(MC_FILT_PACKETS),
+	COL(MC_FILT_BYTES), COL(MC_LOCAL_PACKETS), COL(MC_LOCAL_BYTES),
+	{ .id = 0 },
+};
+
 /* ---- command line -------------------------------------------------------- */
 
 struct dsr_args {
@@ -142,6 +182,8 @@ struct dsr_args {
 	size_t nhops;
 };
 
+struct replies;
+
 struct ds_cmd {
 	const char *name;	/* one or two words */
 	int (*parse)(const struct ds_cmd *c, int argc, char **argv,
@@ -149,11 +191,18 @@ struct ds_cmd {
 	int (*run)(const struct ds_cmd *c, const struct dsr_args *a);
 	uint8_t genl_cmd;
 	const struct col *cols;	/* show: a row */
+	/* show: prints the replies; NULL: a row each (cols) */
+	void (*print)(const struct ds_cmd *c, struct genl *g,
+		      struct replies *r);
 	const char *what;	/* show: what the dump lists */
 	const char *args;
 };
 
-static int parse_dev_only(const struct ds_cmd *c, int argc, char **argv,
+static int parse_show(const struct ds_cmd *c, int argc, char **argv,
+		      struct dsr_args *a);
+static int parse_mc_join(const struct ds_cmd *c, int argc, char **argv,
+			 struct dsr_args *a);
+static int parse_mc_leave(const struct ds_cmd *c, int argc, char **argv,
 			  struct dsr_args *a);
 static int parse_param_set(const struct ds_cmd *c, int argc, char **argv,
 			   struct dsr_args *a);
@@ -171,14 +220,22 @@ static int do_change(const struct ds_cmd *c, const struct dsr_args *a);
 static int do_params(const struct ds_cmd *c, const struct dsr_args *a);
 static int do_dump(const struct ds_cmd *c, const struct dsr_args *a);
 static int do_monitor(const struct ds_cmd *c, const struct dsr_args *a);
+static void mc_print(const struct ds_cmd *c, struct genl *g,
+		     struct replies *r);
+
+/* -j and -p after DEV as well, as before the object */
+#define SHOW_ARGS	"DEV [-j [-p]]"
+
+#define MC_JOIN_ARGS \
+	"DEV source ADDR group GROUP layers N [tag byte [offset O] | tag rtp [id I] [tids T]] [group-layers M]"
 
 #define SHOW(obj, gcmd, c, w)						\
-	{ .name = obj " show", .parse = parse_dev_only, .run = do_dump,	\
-	  .genl_cmd = gcmd, .cols = c, .what = w, .args = "DEV" }
+	{ .name = obj " show", .parse = parse_show, .run = do_dump,	\
+	  .genl_cmd = gcmd, .cols = c, .what = w, .args = SHOW_ARGS }
 
 static const struct ds_cmd dsr_cmds[] = {
-	{ .name = "param show", .parse = parse_dev_only, .run = do_params,
-	  .genl_cmd = DSR_CMD_GET_PARAMS, .args = "DEV" },
+	{ .name = "param show", .parse = parse_show, .run = do_params,
+	  .genl_cmd = DSR_CMD_GET_PARAMS, .args = SHOW_ARGS },
 	{ .name = "param set", .parse = parse_param_set, .run = do_change,
 	  .genl_cmd = DSR_CMD_SET_PARAMS,
 	  .args = "DEV NAME VALUE [NAME VALUE ...]" },
@@ -198,6 +255,15 @@ static const struct ds_cmd dsr_cmds[] = {
 	     "request table"),
 	SHOW("negcache", DSR_CMD_GET_NEGCACHE, negcache_cols,
 	     "negative cache"),
+	{ .name = "mcast join", .parse = parse_mc_join, .run = do_change,
+	  .genl_cmd = DSR_CMD_MCAST_JOIN,
+	  .args = MC_JOIN_ARGS },
+	{ .name = "mcast leave", .parse = parse_mc_leave, .run = do_change,
+	  .genl_cmd = DSR_CMD_MCAST_LEAVE,
+	  .args = "DEV source ADDR group GROUP" },
+	{ .name = "mcast show", .parse = parse_show, .run = do_dump,
+	  .genl_cmd = DSR_CMD_GET_MCAST, .print = mc_print,
+	  .what = "multicast state", .args = SHOW_ARGS },
 	{ .name = "monitor", .parse = parse_none, .run = do_monitor,
 	  .args = "" },
 };
@@ -239,21 +305,37 @@ void dsr_help(FILE *f)
 		fprintf(f, "  dsr %s%s%s\n", dsr_cmds[i].name,
 			dsr_cmds[i].args[0] ? " " : "", dsr_cmds[i].args);
 	fprintf(f, "  dsr help\n\n"
-		"DEV    dsr device name\n"
+		"DEV    dsr device name (or 'dev DEV')\n"
 		"DST    destination, an IPv4 address A.B.C.D\n"
 		"HOP    node on the way to DST, in order (at most %d with DST)\n"
 		"NAME   protocol parameter; VALUE is an unsigned 32-bit integer:\n",
 		DSR_MAX_ADDRS);
 	param_names(f, "       ");
 	fprintf(f, "       subnet takes A.B.C.D[/LEN] (/LEN sets subnet_prefix)\n"
-		"flush  what to empty (default all)\n");
+		"flush  what to empty (default all)\n"
+		"ADDR   a multicast stream's source, a unicast IPv4 address\n"
+		"GROUP  its group, 224.0.1.0 to 239.255.255.255\n"
+		"N      layers 0..N-1 wanted by local receivers, 1..%d\n"
+		"tag    how the group's packets carry their layer: byte (the low 7\n"
+		"       bits of the UDP payload's byte O, default %d) or rtp (RFC 9626\n"
+		"       frame marking, header extension id I, 1..255, default %d;\n"
+		"       T temporal layers a layer id, 0..%d, default %d)\n"
+		"M      the group's layers, 1..%d\n"
+		"-j, -p JSON output, also after a show command's DEV\n",
+		MC_MAX_LAYERS, MC_DEF_OFFSET, MC_DEF_EXT_ID, MC_MAX_TIDS,
+		MC_DEF_TIDS, MC_MAX_LAYERS);
 }
 
+/* DEV, or "dev DEV" (a device named "dev" alone is DEV) */
 static int take_dev(const struct ds_cmd *c, int *argc, char ***argv,
 		    struct dsr_args *a)
 {
 	const char *s;
 
+	if (*argc >= 2 && !strcmp((*argv)[0], "dev")) {
+		(*argc)--;
+		(*argv)++;
+	}
 	if (*argc < 1)
 		return usage_err(c, "missing DEV");
 	s = (*argv)[0];
@@ -305,19 +387,30 @@ static int set_param(const struct ds_cmd *c, struct dsr_args *a, int id,
 	return 0;
 }
 
-static int parse_dev_only(const struct ds_cmd *c, int argc, char **argv,
-			  struct dsr_args *a)
-{
-	if (take_dev(c, &argc, &argv, a))
-		return -1;
-	return no_more(c, argc, argv);
-}
-
 static int parse_none(const struct ds_cmd *c, int argc, char **argv,
 		      struct dsr_args *a)
 {
 	(void)a;
 	return no_more(c, argc, argv);
+}
+
+/* DEV, and -j or -p after it */
+static int parse_show(const struct ds_cmd *c, int argc, char **argv,
+		      struct dsr_args *a)
+{
+	bool pretty;
+	int i;
+
+	if (take_dev(c, &argc, &argv, a))
+		return -1;
+	for (i = 0; i < argc; i++) {
+		if (!parse_json_opt(argv[i], &pretty))
+			return usage_err(c, "unexpected argument '%s'",
+					 argv[i]);
+		opts.json = true;
+		opts.pretty |= pretty;
+	}
+	return 0;
 }
 
 /* A.B.C.D[/LEN]: the subnet and, with LEN, its prefix length. */
@@ -468,6 +561,183 @@ static int parse_flush(const struct ds_cmd *c, int argc, char **argv,
 	return 0;
 }
 
+/* ---- mcast join, leave --------------------------------------------------- */
+
+/*
+ * Their arguments after DEV: KEYWORD VALUE, in any order, each the text
+ * keyword of the attribute it sets (common/dsr_attrs.c).
+ */
+enum mc_kind {
+	MC_ADDR,	/* A.B.C.D */
+	MC_NUM,		/* min..max */
+	MC_MODE,	/* byte|rtp */
+};
+
+static const struct mc_kw {
+	const char *name;
+	int id;			/* DSR_A_MC_* */
+	enum mc_kind kind;
+	uint32_t min, max;	/* MC_NUM */
+	const char *what;	/* of a number, for its error */
+	bool join;		/* join's only (leave: source and group) */
+} mc_kws[] = {
+#define MC_KW(n, a, k, ...) \
+	{ .name = n, .id = DSR_A_MC_##a, .kind = k, __VA_ARGS__ }
+	MC_KW("source", SOURCE, MC_ADDR),
+	MC_KW("group", GROUP, MC_ADDR),
+	MC_KW("layers", LAYERS, MC_NUM, .min = 1, .max = MC_MAX_LAYERS,
+	      .what = "the layers wanted", .join = true),
+	MC_KW("tag", TAG_MODE, MC_MODE, .join = true),
+	MC_KW("offset", TAG_OFFSET, MC_NUM, .min = 0, .max = UINT16_MAX,
+	      .what = "of the tag byte in the UDP payload", .join = true),
+	MC_KW("id", TAG_EXT_ID, MC_NUM, .min = 1, .max = UINT8_MAX,
+	      .what = "the RTP header extension id of the frame marking element",
+	      .join = true),
+	MC_KW("tids", TAG_TIDS, MC_NUM, .min = 0, .max = MC_MAX_TIDS,
+	      .what = "temporal layers a layer id", .join = true),
+	MC_KW("group-layers", TAG_LAYERS, MC_NUM, .min = 1,
+	      .max = MC_MAX_LAYERS, .what = "the group's layers",
+	      .join = true),
+#undef MC_KW
+};
+
+static const struct mc_kw *mc_kw_find(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(mc_kws); i++)
+		if (!strcmp(s, mc_kws[i].name))
+			return &mc_kws[i];
+	return NULL;
+}
+
+/* As the module takes them (kmod/dsr/mtree.c): a routable unicast source */
+static bool mc_source_ok(uint32_t be)
+{
+	uint8_t o = (uint8_t)(ntohl(be) >> 24);
+
+	return o != 0 && o != 127 && o < 224;
+}
+
+/* ... and a routed multicast group: 224/4 but the link-local 224.0.0/24 */
+static bool mc_group_ok(uint32_t be)
+{
+	uint32_t h = ntohl(be);
+
+	return (h >> 28) == 0xe && (h >> 8) != 0xe00000;
+}
+
+static int mc_value(const struct ds_cmd *c, const struct mc_kw *k,
+		    const char *s, uint32_t *v)
+{
+	size_t i;
+
+	switch (k->kind) {
+	case MC_ADDR:
+		if (parse_addr(c, s, v))
+			return -1;
+		if (k->id == DSR_A_MC_SOURCE && !mc_source_ok(*v))
+			return usage_err(c, "invalid source '%s' (a unicast address: not 0.0.0.0/8, 127.0.0.0/8, nor 224.0.0.0 or above)",
+					 s);
+		if (k->id == DSR_A_MC_GROUP && !mc_group_ok(*v))
+			return usage_err(c, "invalid group '%s' (a multicast group, 224.0.1.0 to 239.255.255.255: 224.0.0.0/24 is link-local)",
+					 s);
+		return 0;
+	case MC_NUM:
+		if (parse_u32(s, v) || *v < k->min || *v > k->max)
+			return usage_err(c, "invalid %s '%s' (%s, %" PRIu32 "..%" PRIu32 ")",
+					 k->name, s, k->what, k->min, k->max);
+		return 0;
+	case MC_MODE:
+		for (i = 0; i < ARRAY_SIZE(dsr_mc_tag_mode_names); i++)
+			if (dsr_mc_tag_mode_names[i] &&
+			    !strcmp(s, dsr_mc_tag_mode_names[i])) {
+				*v = (uint32_t)i;
+				return 0;
+			}
+		return usage_err(c, "invalid tag '%s' (byte or rtp)", s);
+	}
+	return -1;
+}
+
+/* DEV and the keywords; what is missing is the caller's to say */
+static int parse_mc(const struct ds_cmd *c, int argc, char **argv,
+		    struct dsr_args *a, bool join)
+{
+	const struct mc_kw *k;
+	uint32_t v;
+	int i;
+
+	if (take_dev(c, &argc, &argv, a))
+		return -1;
+	for (i = 0; i < argc; i += 2) {
+		k = mc_kw_find(argv[i]);
+		if (!k)
+			return usage_err(c, "unexpected argument '%s'",
+					 argv[i]);
+		if (k->join && !join)
+			return usage_err(c, "'%s' is not an argument of this command",
+					 k->name);
+		if (a->has[k->id])
+			return usage_err(c, "'%s' given twice", k->name);
+		if (i + 1 >= argc)
+			return usage_err(c, "'%s' needs a value", k->name);
+		if (mc_value(c, k, argv[i + 1], &v))
+			return -1;
+		set_attr(c, a, k->id, v);
+	}
+	if (!a->has[DSR_A_MC_SOURCE])
+		return usage_err(c, "missing 'source ADDR'");
+	if (!a->has[DSR_A_MC_GROUP])
+		return usage_err(c, "missing 'group GROUP'");
+	return 0;
+}
+
+static int parse_mc_leave(const struct ds_cmd *c, int argc, char **argv,
+			  struct dsr_args *a)
+{
+	return parse_mc(c, argc, argv, a, false);
+}
+
+/*
+ * The tag's fields need their mode; "tag MODE" sends the mode's fields,
+ * with their defaults where not given.
+ */
+static int parse_mc_join(const struct ds_cmd *c, int argc, char **argv,
+			 struct dsr_args *a)
+{
+	uint32_t mode;
+	bool tag;
+
+	if (parse_mc(c, argc, argv, a, true))
+		return -1;
+	if (!a->has[DSR_A_MC_LAYERS])
+		return usage_err(c, "missing 'layers N'");
+	tag = a->has[DSR_A_MC_TAG_MODE];
+	mode = a->val[DSR_A_MC_TAG_MODE];
+	if (a->has[DSR_A_MC_TAG_OFFSET] && (!tag || mode != DSR_MC_TAG_BYTE))
+		return usage_err(c, "'offset' needs 'tag byte'");
+	if (a->has[DSR_A_MC_TAG_EXT_ID] && (!tag || mode != DSR_MC_TAG_RTP))
+		return usage_err(c, "'id' needs 'tag rtp'");
+	if (a->has[DSR_A_MC_TAG_TIDS] && (!tag || mode != DSR_MC_TAG_RTP))
+		return usage_err(c, "'tids' needs 'tag rtp'");
+	if (a->has[DSR_A_MC_TAG_LAYERS] &&
+	    a->val[DSR_A_MC_LAYERS] > a->val[DSR_A_MC_TAG_LAYERS])
+		return usage_err(c, "layers %" PRIu32 " is more than group-layers %" PRIu32,
+				 a->val[DSR_A_MC_LAYERS],
+				 a->val[DSR_A_MC_TAG_LAYERS]);
+	if (tag && mode == DSR_MC_TAG_BYTE &&
+	    !a->has[DSR_A_MC_TAG_OFFSET])
+		set_attr(c, a, DSR_A_MC_TAG_OFFSET, MC_DEF_OFFSET);
+	if (tag && mode == DSR_MC_TAG_RTP) {
+		if (!a->has[DSR_A_MC_TAG_EXT_ID])
+			set_attr(c, a, DSR_A_MC_TAG_EXT_ID, MC_DEF_EXT_ID);
+		if (!a->has[DSR_A_MC_TAG_TIDS])
+			set_attr(c, a, DSR_A_MC_TAG_TIDS, MC_DEF_TIDS);
+	}
+	return 0;
+}
+
 /* ---- requests ------------------------------------------------------------ */
 
 /* The parameters the parser set, in their nest (if any) */
@@ -490,7 +760,10 @@ static int put_params(struct nl_msg *msg, const struct dsr_args *a)
 	return 0;
 }
 
-/* A request on the device carrying every attribute the parser set. */
+/*
+ * A request on the device carrying every attribute the parser set, each
+ * of its type's width (u8, u16; u32 and be32 otherwise).
+ */
 static struct nl_msg *dsr_msg(struct genl *g, uint8_t cmd, int flags,
 			      const struct dsr_args *a)
 {
@@ -507,6 +780,10 @@ static struct nl_msg *dsr_msg(struct genl *g, uint8_t cmd, int flags,
 			err = nla_put(msg, id,
 				      (int)(a->nhops * sizeof(a->hops[0])),
 				      a->hops);
+		else if (attr_type_len(ATTR(id)->type) == 1)
+			err = nla_put_u8(msg, id, (uint8_t)a->val[id]);
+		else if (attr_type_len(ATTR(id)->type) == 2)
+			err = nla_put_u16(msg, id, (uint16_t)a->val[id]);
 		else
 			err = nla_put_u32(msg, id, a->val[id]);
 	}
@@ -680,12 +957,133 @@ static int do_dump(const struct ds_cmd *c, const struct dsr_args *a)
 	if (genl_open(&g, opts.netns, &dsr_family.desc))
 		return EXIT_ERR;
 	if (!query(c, a, NLM_F_DUMP, &r)) {
-		rows_print(c, &g, &r);
+		if (c->print)
+			c->print(c, &g, &r);
+		else
+			rows_print(c, &g, &r);
 		ret = EXIT_OK;
 	}
 	replies_free(&r);
 	genl_close(&g);
 	return ret;
+}
+
+/* ---- mcast show ---------------------------------------------------------- */
+
+/* The columns of a row of kind @row, or NULL (a kind we do not know) */
+static const struct col *mc_cols(struct nlattr **tb, uint8_t *row)
+{
+	if (!attr_u8(tb[DSR_A_MC_ROW], row))
+		return NULL;
+	switch (*row) {
+	case DSR_MC_ROW_GROUP:
+		return mc_group_cols;
+	case DSR_MC_ROW_CHILD:
+		return mc_child_cols;
+	case DSR_MC_ROW_LAYER:
+		return mc_layer_cols;
+	}
+	return NULL;
+}
+
+/* Whether text leaves column @id of a row of kind @row out. */
+static bool mc_text_skip(int id, uint8_t row, struct nlattr **tb)
+{
+	uint8_t mode;
+
+	switch (id) {
+	case DSR_A_MC_ROW:
+		return true;
+	case DSR_A_MC_SOURCE:
+	case DSR_A_MC_GROUP:
+		return row != DSR_MC_ROW_GROUP;
+	case DSR_A_MC_TAG_OFFSET:
+		return attr_u8(tb[DSR_A_MC_TAG_MODE], &mode) &&
+		       mode != DSR_MC_TAG_BYTE;
+	case DSR_A_MC_TAG_EXT_ID:
+	case DSR_A_MC_TAG_TIDS:
+		return attr_u8(tb[DSR_A_MC_TAG_MODE], &mode) &&
+		       mode != DSR_MC_TAG_RTP;
+	}
+	return false;
+}
+
+static void mc_text_row(const struct col *cols, uint8_t row,
+			struct nlattr **tb)
+{
+	bool first = true;
+
+	if (row != DSR_MC_ROW_GROUP)
+		putchar('\t');
+	for (; cols->id; cols++)
+		if (!mc_text_skip(cols->id, row, tb))
+			attr_text(ATTR(cols->id), tb[cols->id], cols->flags,
+				  cols->label, &first);
+	putchar('\n');
+}
+
+/* The (source, group) of a row, 0 for what it lacks */
+static void mc_key(struct nlattr **tb, uint32_t key[2])
+{
+	key[0] = 0;
+	key[1] = 0;
+	attr_u32(tb[DSR_A_MC_SOURCE], &key[0]);
+	attr_u32(tb[DSR_A_MC_GROUP], &key[1]);
+}
+
+/*
+ * Text: a line per group, its children's and layers' lines indented under
+ * it (a child or layer whose group line did not come first gets a line
+ * "source S group G" of its own); JSON: an array of every row, with its
+ * kind (mc_row), its source and its group.
+ */
+static void mc_print(const struct ds_cmd *c, struct genl *g,
+		     struct replies *r)
+{
+	struct nlattr *tb[DSR_A_MAX + 1];
+	uint32_t key[2], last[2] = { 0, 0 };
+	const struct col *cols;
+	bool first, header = false;
+	struct json j;
+	uint8_t cmd, row;
+	size_t i;
+
+	(void)c;
+	json_init(&j, stdout, opts.pretty);
+	if (opts.json)
+		json_arr_open(&j);
+	for (i = 0; i < r->n; i++) {
+		if (genl_parse(g, r->msgs[i], &cmd, tb, DSR_A_MAX))
+			continue;
+		cols = mc_cols(tb, &row);
+		if (opts.json) {
+			if (cols) {
+				json_row(&j, cols, tb);
+			} else {
+				/* a row of a newer kernel: what it has */
+				json_obj_open(&j);
+				attrs_json(&j, &dsr_family, tb, 0, 0);
+				json_obj_close(&j);
+			}
+			continue;
+		}
+		if (!cols)
+			continue;
+		mc_key(tb, key);
+		if (row != DSR_MC_ROW_GROUP &&
+		    (!header || key[0] != last[0] || key[1] != last[1])) {
+			first = true;
+			fam_text(&dsr_family, DSR_A_MC_SOURCE, tb, 0, &first);
+			fam_text(&dsr_family, DSR_A_MC_GROUP, tb, 0, &first);
+			putchar('\n');
+		}
+		header = true;
+		last[0] = key[0];
+		last[1] = key[1];
+		mc_text_row(cols, row, tb);
+	}
+	if (opts.json)
+		json_arr_close(&j);
 }
 
 /* ---- monitor ------------------------------------------------------------- */

@@ -102,6 +102,10 @@ static void print_value(const struct attr_desc *d, const struct nlattr *a,
 	uint64_t v = attr_uint(d, a);
 	char buf[STR_MAX];
 
+	if (!v && (flags & P_NONE) && attr_type_len(d->type)) {
+		fputs("none", stdout);
+		return;
+	}
 	switch (d->type) {
 	case AT_ADDR:
 		fputs(addr_str((uint32_t)v, buf), stdout);

@@ -16,6 +16,7 @@
 #define P_BARE		(1 << 0)	/* the value without its keyword */
 #define P_NEVER		(1 << 1)	/* a time of 0 is "never" */
 #define P_NONZERO	(1 << 2)	/* left out when 0 */
+#define P_NONE		(1 << 3)	/* a 0 (an address too) is "none" */
 
 /*
  * "[KEYWORD ]VALUE" of @a, after a space unless *@first; the keyword is

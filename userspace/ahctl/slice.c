@@ -209,13 +209,6 @@ static const struct keyword *keyword_find(const char *s)
 	return NULL;
 }
 
-/* -j, --json, -p, --pretty: the global options, after the command */
-static bool json_word(const char *s, bool *pretty)
-{
-	*pretty = !strcmp(s, "-p") || !strcmp(s, "--pretty");
-	return *pretty || !strcmp(s, "-j") || !strcmp(s, "--json");
-}
-
 /*
  * "KEYWORD VALUE" at @argv[0] (@argc words left): the number of words
  * taken, or -1.  netns takes "pid PID" as well.
@@ -256,7 +249,7 @@ static int parse_args(const struct sl_cmd *c, int argc, char **argv,
 				return -1;
 			continue;
 		}
-		if (!json_word(argv[i], &pretty))
+		if (!parse_json_opt(argv[i], &pretty))
 			return usage_err(c, "unexpected argument '%s'", argv[i]);
 		if (!(c->allowed & A_JSON))
 			return usage_err(c, "'%s' is not an argument of this command (only of show and monitor)",

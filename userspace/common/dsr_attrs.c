@@ -15,9 +15,9 @@
 
 #define A(id, n, t, ...)	\
 	[DSR_A_##id] = { .name = n, .type = t, __VA_ARGS__ }
-#define ENUM(id, n, table)						\
+#define ENUM(id, n, table, ...)						\
 	[DSR_A_##id] = { .name = n, .type = AT_ENUM, .names = table,	\
-			 .nnames = ARRAY_SIZE(table) }
+			 .nnames = ARRAY_SIZE(table), __VA_ARGS__ }
 #define PARAM(id, n, u, d, lo, hi)					\
 	[DSR_A_P_##id] = { .name = n, .type = AT_U32, .unit = u,	\
 			   .flags = AF_PARAM, .def = d, .min = lo,	\
@@ -56,6 +56,36 @@ static const struct attr_desc dsr_attrs[DSR_A_MAX + 1] = {
 	ENUM(BLACKLIST, "blacklist", dsr_blacklist_names),
 	/* DSR_A_PARAMS: the nest of dsr_params (attrs_json() expands it) */
 	A(ACK_EXPLICIT, "ack_explicit", AT_FLAG),
+	/*
+	 * layered multicast: the text keywords are those of "ahctl dsr mcast
+	 * join" where it takes the attribute (source, group, layers, tag,
+	 * offset, id, tids, group-layers)
+	 */
+	ENUM(MC_ROW, "mc_row", dsr_mc_row_names, .label = "row"),
+	A(MC_SOURCE, "mc_source", AT_ADDR, .label = "source"),
+	A(MC_GROUP, "mc_group", AT_ADDR, .label = "group"),
+	A(MC_LAYERS, "mc_layers", AT_U8, .label = "layers"),
+	A(MC_UPSTREAM, "mc_upstream", AT_ADDR, .label = "upstream"),
+	A(MC_ASKED, "mc_asked", AT_U8, .label = "asked"),
+	ENUM(MC_TAG_MODE, "mc_tag_mode", dsr_mc_tag_mode_names,
+	     .label = "tag"),
+	A(MC_TAG_LAYERS, "mc_tag_layers", AT_U8, .label = "group-layers"),
+	A(MC_TAG_OFFSET, "mc_tag_offset", AT_U16, .label = "offset",
+	  .unit = "bytes"),
+	A(MC_TAG_EXT_ID, "mc_tag_ext_id", AT_U8, .label = "id"),
+	A(MC_TAG_TIDS, "mc_tag_tids", AT_U8, .label = "tids"),
+	A(MC_LAYER, "mc_layer", AT_U8, .label = "layer"),
+	A(MC_FWD_PACKETS, "mc_fwd_packets", AT_U64, .label = "fwd_packets"),
+	A(MC_FWD_BYTES, "mc_fwd_bytes", AT_U64, .label = "fwd_bytes",
+	  .unit = "bytes"),
+	A(MC_FILT_PACKETS, "mc_filt_packets", AT_U64,
+	  .label = "filtered_packets"),
+	A(MC_FILT_BYTES, "mc_filt_bytes", AT_U64, .label = "filtered_bytes",
+	  .unit = "bytes"),
+	A(MC_LOCAL_PACKETS, "mc_local_packets", AT_U64,
+	  .label = "local_packets"),
+	A(MC_LOCAL_BYTES, "mc_local_bytes", AT_U64, .label = "local_bytes",
+	  .unit = "bytes"),
 };
 
 /* Inside DSR_A_PARAMS, by DSR_A_P_* */

@@ -16,6 +16,9 @@ const char *const dsr_cmd_names[__DSR_CMD_MAX] = {
 	[DSR_CMD_GET_REQTABLE] = "get_reqtable",
 	[DSR_CMD_GET_NEGCACHE] = "get_negcache",
 	[DSR_CMD_EVENT] = "event",
+	[DSR_CMD_MCAST_JOIN] = "mcast_join",
+	[DSR_CMD_MCAST_LEAVE] = "mcast_leave",
+	[DSR_CMD_GET_MCAST] = "get_mcast",
 };
 
 const char *const dsr_event_names[__DSR_EVENT_MAX] = {
@@ -35,6 +38,19 @@ const char *const dsr_blacklist_names[DSR_BLACKLIST_PROBABLE + 1] = {
 	[DSR_BLACKLIST_NONE] = "none",
 	[DSR_BLACKLIST_QUESTIONABLE] = "questionable",
 	[DSR_BLACKLIST_PROBABLE] = "probable",
+};
+
+/* the kinds of rows of a GET_MCAST dump */
+const char *const dsr_mc_row_names[DSR_MC_ROW_LAYER + 1] = {
+	[DSR_MC_ROW_GROUP] = "group",
+	[DSR_MC_ROW_CHILD] = "child",
+	[DSR_MC_ROW_LAYER] = "layer",
+};
+
+/* also the words of "ahctl dsr mcast join ... tag MODE" */
+const char *const dsr_mc_tag_mode_names[DSR_MC_TAG_RTP + 1] = {
+	[DSR_MC_TAG_BYTE] = "byte",
+	[DSR_MC_TAG_RTP] = "rtp",
 };
 
 /* ---- macfilter ----------------------------------------------------------- */

@@ -98,6 +98,12 @@ int parse_ports(const char *s, uint16_t *ports, size_t max, char *why,
 	}
 }
 
+bool parse_json_opt(const char *s, bool *pretty)
+{
+	*pretty = !strcmp(s, "-p") || !strcmp(s, "--pretty");
+	return *pretty || !strcmp(s, "-j") || !strcmp(s, "--json");
+}
+
 void getopt_complain(const char *prog, char **argv, const char *with_value)
 {
 	if (optopt && strchr(with_value, optopt))

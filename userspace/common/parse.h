@@ -25,6 +25,13 @@ int parse_ports(const char *s, uint16_t *ports, size_t max, char *why,
 		size_t whylen);
 
 /*
+ * -j, --json, -p or --pretty, the global options, given after a command
+ * (show, monitor): whether @s is one, and *@pretty whether it is -p or
+ * --pretty.
+ */
+bool parse_json_opt(const char *s, bool *pretty);
+
+/*
  * getopt_long() returned '?': say why on stderr ("PROG: option -c needs
  * a value" for an option of @with_value, else "unknown option").
  */

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A stand-in for the dsr module's generic netlink family, preloaded into
+ * ahctl (LD_PRELOAD=./fake_dsr.so) by test_ahctl_dsr_mcast.sh, so that
+ * the requests "ahctl dsr mcast" builds and the replies it prints can be
+ * checked on a host without the module (as fake_slice.c does for slice):
+ *
+ * - genl_ctrl_resolve() finds family "dsr" (FAKE_DSR=absent: it is not
+ *   there, as without the module);
+ * - nl_send_auto() writes the request as one line to $FAKE_DSR_LOG
+ *   ("mcast_join flags=0 v2 ifname=dsr0 mc_source=10.0.0.1 ..."), each
+ *   attribute by the type include/uapi/linux/ah_dsr.h gives it, from a
+ *   table of its own here: one of another length is logged as
+ *   "NAME=?len=N", so a request with a u32 where the kernel's policy
+ *   wants a u8 shows; then it answers from userspace, over a netlink
+ *   socket of its own, to ahctl's port: a GET_MCAST dump with the
+ *   canned rows below, anything else with an ACK, or with the error
+ *   $FAKE_DSR_ERROR ("ERRNO:extack message").
+ *
+ * Nothing reaches the kernel's generic netlink families.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <linux/netlink.h>
+#include <netlink/attr.h>
+#include <netlink/errno.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+#include <netlink/socket.h>
+
+#include <linux/ah_dsr.h>
+
+#define FAKE_FAMILY	0x1f01
+
+static const char *const cmd_names[] = {
+	[DSR_CMD_GET_PARAMS] = "get_params",
+	[DSR_CMD_GET_ROUTE] = "get_route",
+	[DSR_CMD_MCAST_JOIN] = "mcast_join",
+	[DSR_CMD_MCAST_LEAVE] = "mcast_leave",
+	[DSR_CMD_GET_MCAST] = "get_mcast",
+};
+
+/* how a request's attributes are logged: the ABI's types */
+static const struct {
+	const char *name;
+	char type;	/* s: string, b: u8, h: u16, w: u32, a: be32 address */
+} attrs[DSR_A_MAX + 1] = {
+	[DSR_A_IFINDEX] = { "ifindex", 'w' },
+	[DSR_A_IFNAME] = { "ifname", 's' },
+	[DSR_A_DST] = { "dst", 'a' },
+	[DSR_A_MC_ROW] = { "mc_row", 'b' },
+	[DSR_A_MC_SOURCE] = { "mc_source", 'a' },
+	[DSR_A_MC_GROUP] = { "mc_group", 'a' },
+	[DSR_A_MC_LAYERS] = { "mc_layers", 'b' },
+	[DSR_A_MC_TAG_MODE] = { "mc_tag_mode", 'b' },
+	[DSR_A_MC_TAG_LAYERS] = { "mc_tag_layers", 'b' },
+	[DSR_A_MC_TAG_OFFSET] = { "mc_tag_offset", 'h' },
+	[DSR_A_MC_TAG_EXT_ID] = { "mc_tag_ext_id", 'b' },
+	[DSR_A_MC_TAG_TIDS] = { "mc_tag_tids", 'b' },
+};
+
+int genl_ctrl_resolve(struct nl_sock *sk, const char *name)
+{
+	const char *s = getenv("FAKE_DSR");
+
+	(void)sk;
+	if (strcmp(name, DSR_GENL_NAME) || (s && !strcmp(s, "absent")))
+		return -NLE_OBJ_NOTFOUND;
+	return FAKE_FAMILY;
+}
+
+/* ---- the log of requests ----------------------------------------------- */
+
+static void log_attr(FILE *f, const struct nlattr *a)
+{
+	static const int width[128] = { ['b'] = 1, ['h'] = 2, ['w'] = 4,
+					 ['a'] = 4 };
+	int id = nla_type(a), len = nla_len(a);
+	char buf[INET_ADDRSTRLEN];
+	char t;
+
+	if (id > DSR_A_MAX || !attrs[id].name) {
+		fprintf(f, " attr%d", id);
+		return;
+	}
+	t = attrs[id].type;
+	fprintf(f, " %s=", attrs[id].name);
+	if (t != 's' && len != width[(int)t]) {
+		fprintf(f, "?len=%d", len);
+		return;
+	}
+	switch (t) {
+	case 's':
+		fprintf(f, "%.*s%s", len, (const char *)nla_data(a),
+			len && !((const char *)nla_data(a))[len - 1] ?
+			"" : "(no NUL)");
+		break;
+	case 'b':
+		fprintf(f, "%u", nla_get_u8(a));
+		break;
+	case 'h':
+		fprintf(f, "%u", nla_get_u16(a));
+		break;
+	case 'w':
+		fprintf(f, "%u", nla_get_u32(a));
+		break;
+	case 'a':
+		fputs(inet_ntop(AF_INET, nla_data(a), buf, sizeof(buf)), f);
+		break;
+	}
+}
+
+static void log_request(struct nl_msg *msg)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct genlmsghdr *gh = nlmsg_data(nlh);
+	const char *path = getenv("FAKE_DSR_LOG");
+	struct nlattr *a;
+	FILE *f;
+	int rem;
+
+	f = path ? fopen(path, "a") : stderr;
+	if (!f)
+		return;
+	fprintf(f, "%s flags=%s v%u",
+		gh->cmd < sizeof(cmd_names) / sizeof(cmd_names[0]) &&
+		cmd_names[gh->cmd] ? cmd_names[gh->cmd] : "unknown",
+		nlh->nlmsg_flags & NLM_F_DUMP ? "dump" : "0", gh->version);
+	nla_for_each_attr(a, genlmsg_attrdata(gh, 0), genlmsg_attrlen(gh, 0),
+			  rem)
+		log_attr(f, a);
+	fputc('\n', f);
+	if (f != stderr)
+		fclose(f);
+}
+
+/* ---- replies ------------------------------------------------------------ */
+
+/* Send @buf to ahctl's socket @sk from a socket of our own. */
+static void deliver(struct nl_sock *sk, const void *buf, size_t len)
+{
+	struct sockaddr_nl to = {
+		.nl_family = AF_NETLINK,
+		.nl_pid = nl_socket_get_local_port(sk),
+	};
+	static int fd = -1;
+
+	if (fd < 0)
+		fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (fd < 0 || sendto(fd, buf, len, 0, (struct sockaddr *)&to,
+			     sizeof(to)) < 0) {
+		perror("fake_dsr: send");
+		exit(99);
+	}
+}
+
+/*
+ * The rows of the dump, as the module sends them (ah_dsr.h): per group
+ * its GROUP row, its CHILD rows, its LAYER rows.  The second group has no
+ * upstream (it is the source's node or has no route) and RTP tags; a
+ * CHILD row of a third group comes without its GROUP row (a dump that
+ * changed under it), and the last row is of a kind this ahctl does not
+ * know (a newer module's).
+ */
+struct row {
+	uint8_t kind;
+	const char *source, *group;
+	/* GROUP */
+	const char *upstream;
+	uint8_t layers, asked, mode, tag_layers, ext_id, tids;
+	uint16_t offset;
+	/* CHILD: addr, layers, the slave's ifindex (1: lo), expires_ms */
+	const char *addr;
+	uint32_t slave, expires;
+	/* LAYER */
+	uint8_t layer;
+	uint64_t fwd_p, fwd_b, filt_p, filt_b, local_p, local_b;
+};
+
+static const struct row rows[] = {
+	{ .kind = DSR_MC_ROW_GROUP, .source = "10.0.0.1",
+	  .group = "239.1.1.1", .upstream = "10.0.0.2", .layers = 3,
+	  .asked = 5, .mode = DSR_MC_TAG_BYTE, .tag_layers = 8,
+	  .ext_id = 1 },
+	{ .kind = DSR_MC_ROW_CHILD, .source = "10.0.0.1",
+	  .group = "239.1.1.1", .addr = "10.0.0.4", .layers = 2, .slave = 1,
+	  .expires = 2310 },
+	{ .kind = DSR_MC_ROW_CHILD, .source = "10.0.0.1",
+	  .group = "239.1.1.1", .addr = "10.0.0.5", .layers = 5, .slave = 1,
+	  .expires = 900 },
+	{ .kind = DSR_MC_ROW_LAYER, .source = "10.0.0.1",
+	  .group = "239.1.1.1", .layer = 0, .fwd_p = 300, .fwd_b = 390000,
+	  .local_p = 300, .local_b = 390000 },
+	{ .kind = DSR_MC_ROW_LAYER, .source = "10.0.0.1",
+	  .group = "239.1.1.1", .layer = 4, .fwd_p = 150, .fwd_b = 195000,
+	  .filt_p = 150, .filt_b = 195000 },
+	{ .kind = DSR_MC_ROW_GROUP, .source = "10.0.0.9",
+	  .group = "239.2.2.2", .upstream = "0.0.0.0", .layers = 1,
+	  .asked = 0, .mode = DSR_MC_TAG_RTP, .tag_layers = 6, .ext_id = 3,
+	  .tids = 2 },
+	{ .kind = DSR_MC_ROW_LAYER, .source = "10.0.0.9",
+	  .group = "239.2.2.2", .layer = 0, .local_p = 7,
+	  .local_b = 9100 },
+	{ .kind = DSR_MC_ROW_CHILD, .source = "10.0.0.7",
+	  .group = "239.3.3.3", .addr = "10.0.0.8", .layers = 1, .slave = 1,
+	  .expires = 50 },
+	{ .kind = 9, .source = "10.0.0.7", .group = "239.3.3.3" },
+};
+
+static void put_addr(struct nl_msg *msg, int id, const char *s)
+{
+	struct in_addr in;
+
+	inet_pton(AF_INET, s, &in);
+	nla_put(msg, id, sizeof(in.s_addr), &in.s_addr);
+}
+
+static void send_row(struct nl_sock *sk, uint32_t seq, const struct row *r)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	genlmsg_put(msg, 0, seq, FAKE_FAMILY, 0, NLM_F_MULTI,
+		    DSR_CMD_GET_MCAST, DSR_GENL_VERSION);
+	nla_put_u8(msg, DSR_A_MC_ROW, r->kind);
+	put_addr(msg, DSR_A_MC_SOURCE, r->source);
+	put_addr(msg, DSR_A_MC_GROUP, r->group);
+	switch (r->kind) {
+	case DSR_MC_ROW_GROUP:
+		put_addr(msg, DSR_A_MC_UPSTREAM, r->upstream);
+		nla_put_u8(msg, DSR_A_MC_LAYERS, r->layers);
+		nla_put_u8(msg, DSR_A_MC_ASKED, r->asked);
+		nla_put_u8(msg, DSR_A_MC_TAG_MODE, r->mode);
+		nla_put_u8(msg, DSR_A_MC_TAG_LAYERS, r->tag_layers);
+		nla_put_u16(msg, DSR_A_MC_TAG_OFFSET, r->offset);
+		nla_put_u8(msg, DSR_A_MC_TAG_EXT_ID, r->ext_id);
+		nla_put_u8(msg, DSR_A_MC_TAG_TIDS, r->tids);
+		break;
+	case DSR_MC_ROW_CHILD:
+		put_addr(msg, DSR_A_ADDR, r->addr);
+		nla_put_u8(msg, DSR_A_MC_LAYERS, r->layers);
+		nla_put_u32(msg, DSR_A_SLAVE, r->slave);
+		nla_put_u32(msg, DSR_A_EXPIRES_MS, r->expires);
+		break;
+	case DSR_MC_ROW_LAYER:
+		nla_put_u8(msg, DSR_A_MC_LAYER, r->layer);
+		nla_put_u64(msg, DSR_A_MC_FWD_PACKETS, r->fwd_p);
+		nla_put_u64(msg, DSR_A_MC_FWD_BYTES, r->fwd_b);
+		nla_put_u64(msg, DSR_A_MC_FILT_PACKETS, r->filt_p);
+		nla_put_u64(msg, DSR_A_MC_FILT_BYTES, r->filt_b);
+		nla_put_u64(msg, DSR_A_MC_LOCAL_PACKETS, r->local_p);
+		nla_put_u64(msg, DSR_A_MC_LOCAL_BYTES, r->local_b);
+		break;
+	}
+	deliver(sk, nlmsg_hdr(msg), nlmsg_hdr(msg)->nlmsg_len);
+	nlmsg_free(msg);
+}
+
+/* An NLMSG_ERROR: @err 0 is an ACK; @text, if any, the extack message. */
+static void send_error(struct nl_sock *sk, const struct nlmsghdr *req,
+		       int err, const char *text)
+{
+	struct {
+		struct nlmsghdr nlh;
+		struct nlmsgerr e;
+		char attrs[256];
+	} m;
+	size_t tlen = text ? strlen(text) + 1 : 0;
+	struct nlattr *a = (struct nlattr *)m.attrs;
+
+	memset(&m, 0, sizeof(m));
+	m.nlh.nlmsg_type = NLMSG_ERROR;
+	m.nlh.nlmsg_flags = NLM_F_CAPPED;
+	m.nlh.nlmsg_seq = req->nlmsg_seq;
+	m.e.error = -err;
+	m.e.msg = *req;
+	m.nlh.nlmsg_len = NLMSG_HDRLEN + sizeof(m.e);
+	if (tlen && tlen <= sizeof(m.attrs) - NLA_HDRLEN) {
+		m.nlh.nlmsg_flags |= NLM_F_ACK_TLVS;
+		a->nla_type = NLMSGERR_ATTR_MSG;
+		a->nla_len = NLA_HDRLEN + tlen;
+		memcpy(m.attrs + NLA_HDRLEN, text, tlen);
+		m.nlh.nlmsg_len += NLA_ALIGN(a->nla_len);
+	}
+	deliver(sk, &m, m.nlh.nlmsg_len);
+}
+
+static void send_done(struct nl_sock *sk, uint32_t seq)
+{
+	struct {
+		struct nlmsghdr nlh;
+		int err;
+	} m = {
+		.nlh = { .nlmsg_len = sizeof(m), .nlmsg_type = NLMSG_DONE,
+			 .nlmsg_flags = NLM_F_MULTI, .nlmsg_seq = seq },
+	};
+
+	deliver(sk, &m, sizeof(m));
+}
+
+int nl_send_auto(struct nl_sock *sk, struct nl_msg *msg)
+{
+	const char *e = getenv("FAKE_DSR_ERROR");
+	struct nlmsghdr *nlh;
+	struct genlmsghdr *gh;
+	size_t i;
+
+	nl_complete_msg(sk, msg);
+	nlh = nlmsg_hdr(msg);
+	if (nlh->nlmsg_type != FAKE_FAMILY) {
+		fprintf(stderr, "fake_dsr: a request of family %u\n",
+			nlh->nlmsg_type);
+		exit(99);
+	}
+	gh = nlmsg_data(nlh);
+	log_request(msg);
+	if (e && *e) {
+		send_error(sk, nlh, atoi(e), strchr(e, ':') ?
+			   strchr(e, ':') + 1 : NULL);
+	} else if (gh->cmd == DSR_CMD_GET_MCAST &&
+		   (nlh->nlmsg_flags & NLM_F_DUMP)) {
+		for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+			send_row(sk, nlh->nlmsg_seq, &rows[i]);
+		send_done(sk, nlh->nlmsg_seq);
+	} else {
+		send_error(sk, nlh, 0, NULL);
+	}
+	return (int)nlh->nlmsg_len;
+}

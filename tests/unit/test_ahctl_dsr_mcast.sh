@@ -1,0 +1,284 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# "ahctl dsr mcast" against a stand-in for the dsr module's family
+# (fake_dsr.so, preloaded: see fake_dsr.c), in KTAP: its usage errors and
+# their exit status (nothing sent), the requests it builds (MCAST_JOIN
+# with each attribute of the width the ABI gives it and the tag's
+# defaults, MCAST_LEAVE, the GET_MCAST dump), what it prints of the dump
+# (text and JSON), the kernel's extack message, and its message when the
+# module is not loaded.
+#
+# Needs the built ahctl (userspace/ahctl/ahctl, or $AHCTL): skipped
+# without it.  The stand-in answers from a netlink socket of its own,
+# which needs CAP_NET_ADMIN: skipped without it.  Exits 1 if any test
+# fails.
+set -u
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+AHCTL=${AHCTL:-$ROOT/userspace/ahctl/ahctl}
+FAKE=$(cd "$(dirname "$0")" && pwd)/fake_dsr.so
+
+echo "KTAP version 1"
+if [[ ! -x $AHCTL ]]; then
+	echo "1..0 # SKIP $AHCTL is not built (make -C userspace)"
+	exit 0
+fi
+if [[ ! -f $FAKE ]]; then
+	echo "1..0 # SKIP $FAKE is not built (make -C tests/unit)"
+	exit 0
+fi
+if ldd "$AHCTL" 2>/dev/null | grep -q libasan; then
+	echo "1..0 # SKIP ahctl is built with ASan, which must be preloaded first"
+	exit 0
+fi
+if LD_PRELOAD=$FAKE FAKE_DSR=absent "$AHCTL" dsr mcast show dsr0 2>&1 |
+	grep -q "cannot open a generic netlink socket"; then
+	echo "1..0 # SKIP no generic netlink socket here"
+	exit 0
+fi
+if ! LD_PRELOAD=$FAKE FAKE_DSR_LOG=/dev/null "$AHCTL" dsr mcast show dsr0 \
+	>/dev/null 2>&1; then
+	echo "1..0 # SKIP the stand-in cannot answer (sending to ahctl's socket needs CAP_NET_ADMIN)"
+	exit 0
+fi
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+LOG=$TMP/requests
+
+n=0
+failed=0
+out=()
+
+result() {	# result OK DESC [DIAG...]
+	local ok=$1 desc=$2 d
+	shift 2
+	n=$((n + 1))
+	if [[ $ok == 1 ]]; then
+		out+=("ok $n $desc")
+	else
+		failed=$((failed + 1))
+		for d in "$@"; do
+			out+=("# $d")
+		done
+		out+=("not ok $n $desc")
+	fi
+}
+
+# run ARGS...: ahctl under the stand-in; $rc, $stdout, $stderr, $req (the
+# requests it sent, one a line)
+run() {
+	: > "$LOG"
+	LD_PRELOAD=$FAKE FAKE_DSR_LOG=$LOG "$AHCTL" "$@" > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	stdout=$(< "$TMP/out")
+	stderr=$(< "$TMP/err")
+	req=$(< "$LOG")
+}
+
+# expect DESC RC STDERR-PART REQUEST -- ARGS...: exit status RC, STDERR-PART
+# in the error output ("" for none wanted), the requests exactly REQUEST
+expect() {
+	local desc=$1 want_rc=$2 want_err=$3 want_req=$4
+	shift 5
+	run "$@"
+	if [[ $rc == "$want_rc" && $req == "$want_req" &&
+	      ( -z $want_err && -z $stderr || -n $want_err && $stderr == *"$want_err"* ) ]]; then
+		result 1 "$desc"
+	else
+		result 0 "$desc" "ahctl $*" "exit $rc (want $want_rc)" \
+			"stderr: $stderr" "want in stderr: $want_err" \
+			"requests: $req" "want requests: $want_req"
+	fi
+}
+
+# same DESC GOT WANT
+same() {
+	if [[ $2 == "$3" ]]; then
+		result 1 "$1"
+	else
+		result 0 "$1" "got:" "$2" "want:" "$3"
+	fi
+}
+
+J="dsr mcast join dsr0"
+SG="source 10.0.0.1 group 239.1.1.1"
+USAGE="Usage: ahctl [-j [-p]] [-n NETNS] dsr mcast join DEV source ADDR group GROUP layers N"
+
+# ---- usage errors: exit 2, nothing sent -------------------------------------
+expect "join: DEV is required" 2 "dsr mcast join: missing DEV" "" -- \
+	dsr mcast join
+expect "join: source is required" 2 "missing 'source ADDR'" "" -- \
+	$J group 239.1.1.1 layers 3
+expect "join: group is required" 2 "missing 'group GROUP'" "" -- \
+	$J source 10.0.0.1 layers 3
+expect "join: layers is required" 2 "missing 'layers N'" "" -- $J $SG
+expect "join: the usage follows the error" 2 "$USAGE" "" -- $J $SG
+expect "join: a source that is not an address" 2 \
+	"invalid IPv4 address '10.0.0' (A.B.C.D)" "" -- \
+	$J source 10.0.0 group 239.1.1.1 layers 3
+expect "join: a multicast source" 2 \
+	"invalid source '239.1.1.2' (a unicast address: not 0.0.0.0/8, 127.0.0.0/8, nor 224.0.0.0 or above)" "" -- \
+	$J source 239.1.1.2 group 239.1.1.1 layers 3
+expect "join: a loopback source" 2 "invalid source '127.0.0.1'" "" -- \
+	$J source 127.0.0.1 group 239.1.1.1 layers 3
+expect "join: a source in 0.0.0.0/8" 2 "invalid source '0.0.0.0'" "" -- \
+	$J source 0.0.0.0 group 239.1.1.1 layers 3
+expect "join: a source in 240.0.0.0/4" 2 "invalid source '255.255.255.255'" "" -- \
+	$J source 255.255.255.255 group 239.1.1.1 layers 3
+expect "join: a unicast group" 2 \
+	"invalid group '10.0.0.2' (a multicast group, 224.0.1.0 to 239.255.255.255: 224.0.0.0/24 is link-local)" "" -- \
+	$J source 10.0.0.1 group 10.0.0.2 layers 3
+expect "join: a link-local group (224.0.0.0/24)" 2 "invalid group '224.0.0.251'" "" -- \
+	$J source 10.0.0.1 group 224.0.0.251 layers 3
+expect "join: a group above 239/8" 2 "invalid group '240.0.0.1'" "" -- \
+	$J source 10.0.0.1 group 240.0.0.1 layers 3
+expect "join: layers 0" 2 "invalid layers '0' (the layers wanted, 1..128)" "" -- \
+	$J $SG layers 0
+expect "join: layers 129" 2 "invalid layers '129'" "" -- $J $SG layers 129
+expect "join: layers not a number" 2 "invalid layers 'all'" "" -- $J $SG layers all
+expect "join: layers negative" 2 "invalid layers '-1'" "" -- $J $SG layers -1
+expect "join: an unknown tag mode" 2 "invalid tag 'h264' (byte or rtp)" "" -- \
+	$J $SG layers 3 tag h264
+expect "join: offset without a tag" 2 "'offset' needs 'tag byte'" "" -- \
+	$J $SG layers 3 offset 4
+expect "join: offset with tag rtp" 2 "'offset' needs 'tag byte'" "" -- \
+	$J $SG layers 3 tag rtp offset 4
+expect "join: id with tag byte" 2 "'id' needs 'tag rtp'" "" -- \
+	$J $SG layers 3 tag byte id 2
+expect "join: tids without a tag" 2 "'tids' needs 'tag rtp'" "" -- \
+	$J $SG layers 3 tids 2
+expect "join: offset 65536" 2 \
+	"invalid offset '65536' (of the tag byte in the UDP payload, 0..65535)" "" -- \
+	$J $SG layers 3 tag byte offset 65536
+expect "join: id 0 (padding)" 2 \
+	"invalid id '0' (the RTP header extension id of the frame marking element, 1..255)" "" -- \
+	$J $SG layers 3 tag rtp id 0
+expect "join: id 256" 2 "invalid id '256'" "" -- $J $SG layers 3 tag rtp id 256
+expect "join: tids 9" 2 "invalid tids '9' (temporal layers a layer id, 0..8)" "" -- \
+	$J $SG layers 3 tag rtp tids 9
+expect "join: group-layers 0" 2 "invalid group-layers '0' (the group's layers, 1..128)" "" -- \
+	$J $SG layers 3 group-layers 0
+expect "join: group-layers 129" 2 "invalid group-layers '129'" "" -- \
+	$J $SG layers 3 group-layers 129
+expect "join: more layers than group-layers" 2 \
+	"layers 9 is more than group-layers 8" "" -- \
+	$J $SG layers 9 group-layers 8
+expect "join: a keyword given twice" 2 "'layers' given twice" "" -- \
+	$J $SG layers 3 layers 4
+expect "join: a keyword without its value" 2 "'group-layers' needs a value" "" -- \
+	$J $SG layers 3 group-layers
+expect "join: an unexpected argument" 2 "unexpected argument 'via'" "" -- \
+	$J $SG layers 3 via 10.0.0.2
+expect "join: -j is show's" 2 "unexpected argument '-j'" "" -- $J $SG layers 3 -j
+expect "join: dev with nothing after it" 2 "missing 'source ADDR'" "" -- \
+	dsr mcast join dev
+expect "join: an interface name too long" 2 \
+	"device name 'abcdefghijklmnop' is too long (at most 15 bytes)" "" -- \
+	dsr mcast join abcdefghijklmnop $SG layers 3
+expect "leave: layers is join's" 2 \
+	"dsr mcast leave: 'layers' is not an argument of this command" "" -- \
+	dsr mcast leave dsr0 $SG layers 3
+expect "leave: tag is join's" 2 "'tag' is not an argument of this command" "" -- \
+	dsr mcast leave dsr0 $SG tag byte
+expect "leave: group is required" 2 "missing 'group GROUP'" "" -- \
+	dsr mcast leave dsr0 source 10.0.0.1
+expect "leave: a link-local group" 2 "invalid group '224.0.0.1'" "" -- \
+	dsr mcast leave dsr0 source 10.0.0.1 group 224.0.0.1
+expect "show: an unexpected argument" 2 \
+	"dsr mcast show: unexpected argument '239.1.1.1'" "" -- \
+	dsr mcast show dsr0 239.1.1.1
+expect "show: DEV is required" 2 "dsr mcast show: missing DEV" "" -- \
+	dsr mcast show
+expect "mcast: an unknown command" 2 "dsr mcast: unknown command 'list'" "" -- \
+	dsr mcast list dsr0
+
+# ---- requests: each attribute of its type's width ---------------------------
+R="mcast_join flags=0 v2 ifname=dsr0 mc_source=10.0.0.1 mc_group=239.1.1.1"
+expect "join: source, group, layers (u8); no tag" 0 "" "$R mc_layers=3" -- \
+	$J $SG layers 3
+expect "join: 'dev DEV' as well" 0 "" "$R mc_layers=3" -- \
+	dsr mcast join dev dsr0 $SG layers 3
+expect "join: keywords in any order" 0 "" "$R mc_layers=3" -- \
+	$J layers 3 group 239.1.1.1 source 10.0.0.1
+expect "join: tag byte: mode 0, offset (u16) 0 by default" 0 "" \
+	"$R mc_layers=3 mc_tag_mode=0 mc_tag_offset=0" -- $J $SG layers 3 tag byte
+expect "join: tag byte offset, group-layers" 0 "" \
+	"$R mc_layers=8 mc_tag_mode=0 mc_tag_layers=8 mc_tag_offset=65535" -- \
+	$J $SG layers 8 tag byte offset 65535 group-layers 8
+expect "join: tag rtp: mode 1, id 1 and tids 0 by default" 0 "" \
+	"$R mc_layers=2 mc_tag_mode=1 mc_tag_ext_id=1 mc_tag_tids=0" -- \
+	$J $SG layers 2 tag rtp
+expect "join: tag rtp id tids group-layers, before the tag" 0 "" \
+	"$R mc_layers=12 mc_tag_mode=1 mc_tag_layers=12 mc_tag_ext_id=255 mc_tag_tids=8" -- \
+	$J $SG layers 12 tids 8 id 255 group-layers 12 tag rtp
+expect "join: group-layers alone" 0 "" "$R mc_layers=1 mc_tag_layers=128" -- \
+	$J $SG layers 1 group-layers 128
+expect "join: layers 128, group 224.0.1.0, source 223.255.255.254" 0 "" \
+	"mcast_join flags=0 v2 ifname=dsr0 mc_source=223.255.255.254 mc_group=224.0.1.0 mc_layers=128" -- \
+	$J source 223.255.255.254 group 224.0.1.0 layers 128
+expect "join: group 239.255.255.255, source 1.0.0.1" 0 "" \
+	"mcast_join flags=0 v2 ifname=dsr0 mc_source=1.0.0.1 mc_group=239.255.255.255 mc_layers=1" -- \
+	$J source 1.0.0.1 group 239.255.255.255 layers 1
+expect "leave: source and group" 0 "" \
+	"mcast_leave flags=0 v2 ifname=dsr0 mc_source=10.0.0.1 mc_group=239.1.1.1" -- \
+	dsr mcast leave dev dsr0 group 239.1.1.1 source 10.0.0.1
+expect "show: a dump" 0 "" "get_mcast flags=dump v2 ifname=dsr0" -- \
+	dsr mcast show dsr0
+expect "show: -j after DEV" 0 "" "get_mcast flags=dump v2 ifname=dsr0" -- \
+	dsr mcast show dev dsr0 -j
+
+# ---- replies ----------------------------------------------------------------
+TEXT=$'source 10.0.0.1 group 239.1.1.1 upstream 10.0.0.2 layers 3 asked 5 tag byte offset 0 group-layers 8
+\tchild 10.0.0.4 layers 2 dev lo expires 2310ms
+\tchild 10.0.0.5 layers 5 dev lo expires 900ms
+\tlayer 0 fwd_packets 300 fwd_bytes 390000 filtered_packets 0 filtered_bytes 0 local_packets 300 local_bytes 390000
+\tlayer 4 fwd_packets 150 fwd_bytes 195000 filtered_packets 150 filtered_bytes 195000 local_packets 0 local_bytes 0
+source 10.0.0.9 group 239.2.2.2 upstream none layers 1 asked 0 tag rtp id 3 tids 2 group-layers 6
+\tlayer 0 fwd_packets 0 fwd_bytes 0 filtered_packets 0 filtered_bytes 0 local_packets 7 local_bytes 9100
+source 10.0.0.7 group 239.3.3.3
+\tchild 10.0.0.8 layers 1 dev lo expires 50ms'
+run dsr mcast show dsr0
+same "show: a line per group, its children and layers under it; upstream none; the tag's fields of its mode; a row of a kind unknown left out" \
+	"$stdout" "$TEXT"
+
+JSON='[{"mc_row":"group","mc_source":"10.0.0.1","mc_group":"239.1.1.1","mc_upstream":"10.0.0.2","mc_layers":3,"mc_asked":5,"mc_tag_mode":"byte","mc_tag_offset":0,"mc_tag_ext_id":1,"mc_tag_tids":0,"mc_tag_layers":8},{"mc_row":"child","mc_source":"10.0.0.1","mc_group":"239.1.1.1","addr":"10.0.0.4","mc_layers":2,"slave":1,"expires_ms":2310},{"mc_row":"child","mc_source":"10.0.0.1","mc_group":"239.1.1.1","addr":"10.0.0.5","mc_layers":5,"slave":1,"expires_ms":900},{"mc_row":"layer","mc_source":"10.0.0.1","mc_group":"239.1.1.1","mc_layer":0,"mc_fwd_packets":300,"mc_fwd_bytes":390000,"mc_filt_packets":0,"mc_filt_bytes":0,"mc_local_packets":300,"mc_local_bytes":390000},{"mc_row":"layer","mc_source":"10.0.0.1","mc_group":"239.1.1.1","mc_layer":4,"mc_fwd_packets":150,"mc_fwd_bytes":195000,"mc_filt_packets":150,"mc_filt_bytes":195000,"mc_local_packets":0,"mc_local_bytes":0},{"mc_row":"group","mc_source":"10.0.0.9","mc_group":"239.2.2.2","mc_upstream":"0.0.0.0","mc_layers":1,"mc_asked":0,"mc_tag_mode":"rtp","mc_tag_offset":0,"mc_tag_ext_id":3,"mc_tag_tids":2,"mc_tag_layers":6},{"mc_row":"layer","mc_source":"10.0.0.9","mc_group":"239.2.2.2","mc_layer":0,"mc_fwd_packets":0,"mc_fwd_bytes":0,"mc_filt_packets":0,"mc_filt_bytes":0,"mc_local_packets":7,"mc_local_bytes":9100},{"mc_row":"child","mc_source":"10.0.0.7","mc_group":"239.3.3.3","addr":"10.0.0.8","mc_layers":1,"slave":1,"expires_ms":50},{"mc_row":"unknown","mc_source":"10.0.0.7","mc_group":"239.3.3.3"}]'
+run -j dsr mcast show dsr0
+same "show -j: an array of every row, the attributes' names as keys" \
+	"$stdout" "$JSON"
+run dsr mcast show dsr0 -j
+same "show -j after DEV: the same" "$stdout" "$JSON"
+run dsr mcast show dsr0 -p
+if python3 -c 'import json, sys
+d = json.load(sys.stdin)
+assert [r["mc_row"] for r in d][:3] == ["group", "child", "child"]
+assert d[5]["mc_tag_mode"] == "rtp" and d[5]["mc_upstream"] == "0.0.0.0"' \
+	<<< "$stdout" 2>/dev/null && [[ $stdout == *$'\n  '* ]]; then
+	result 1 "show -p after DEV: indented JSON"
+else
+	result 0 "show -p after DEV: indented JSON" "got: $stdout"
+fi
+
+FAKE_DSR_ERROR="22:layers above the group's layer count" expect \
+	"join refused: errno and the kernel's extack message, exit 1" 1 \
+	"ahctl: Invalid argument: layers above the group's layer count" \
+	"$R mc_layers=3" -- $J $SG layers 3
+FAKE_DSR_ERROR="2:no such group" expect \
+	"leave refused: the kernel's message" 1 "ahctl: No such file or directory: no such group" \
+	"mcast_leave flags=0 v2 ifname=dsr0 mc_source=10.0.0.1 mc_group=239.1.1.1" -- \
+	dsr mcast leave dsr0 $SG
+FAKE_DSR_ERROR="19:not a dsr device" expect "show refused: the kernel's message" 1 \
+	"ahctl: No such device: not a dsr device" \
+	"get_mcast flags=dump v2 ifname=eth0" -- dsr mcast show eth0
+
+# ---- no module --------------------------------------------------------------
+for args in "dsr mcast show dsr0" "$J $SG layers 3" "dsr mcast leave dsr0 $SG"; do
+	# shellcheck disable=SC2086
+	FAKE_DSR=absent expect "without the module: ${args%% source*}" 1 \
+		"ahctl: dsr: kernel module not loaded (modprobe dsr)" "" -- $args
+done
+
+echo "1..$n"
+printf '%s\n' "${out[@]}"
+[[ $failed == 0 ]]
