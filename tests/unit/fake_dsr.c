@@ -188,8 +188,7 @@ struct row {
 static const struct row rows[] = {
 	{ .kind = DSR_MC_ROW_GROUP, .source = "10.0.0.1",
 	  .group = "239.1.1.1", .upstream = "10.0.0.2", .layers = 3,
-	  .asked = 5, .mode = DSR_MC_TAG_BYTE, .tag_layers = 8,
-	  .ext_id = 1 },
+	  .asked = 5, .mode = DSR_MC_TAG_BYTE, .tag_layers = 8 },
 	{ .kind = DSR_MC_ROW_CHILD, .source = "10.0.0.1",
 	  .group = "239.1.1.1", .addr = "10.0.0.4", .layers = 2, .slave = 1,
 	  .expires = 2310 },
@@ -239,9 +238,13 @@ static void send_row(struct nl_sock *sk, uint32_t seq, const struct row *r)
 		nla_put_u8(msg, DSR_A_MC_ASKED, r->asked);
 		nla_put_u8(msg, DSR_A_MC_TAG_MODE, r->mode);
 		nla_put_u8(msg, DSR_A_MC_TAG_LAYERS, r->tag_layers);
-		nla_put_u16(msg, DSR_A_MC_TAG_OFFSET, r->offset);
-		nla_put_u8(msg, DSR_A_MC_TAG_EXT_ID, r->ext_id);
-		nla_put_u8(msg, DSR_A_MC_TAG_TIDS, r->tids);
+		/* as the module: the fields of the mode only */
+		if (r->mode == DSR_MC_TAG_BYTE) {
+			nla_put_u16(msg, DSR_A_MC_TAG_OFFSET, r->offset);
+		} else {
+			nla_put_u8(msg, DSR_A_MC_TAG_EXT_ID, r->ext_id);
+			nla_put_u8(msg, DSR_A_MC_TAG_TIDS, r->tids);
+		}
 		break;
 	case DSR_MC_ROW_CHILD:
 		put_addr(msg, DSR_A_ADDR, r->addr);
