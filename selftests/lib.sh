@@ -567,6 +567,30 @@ mf_link() {
 		mf "$2" add dev "$(node_if)" "$(node_mac "$1")"
 }
 
+# nl NODE [ARG...] <<EOF: a Python program run in NODE's namespace after a
+# prelude (selftests/lib/dsr_nl_prelude.py): genl.py, A, P and C (the
+# uapi's attributes, the parameters' attributes in the DSR_A_PARAMS nest,
+# and commands by name), pnest() (that nest), params() (dsr0's, by P),
+# g (a client of the dsr family), dev (the dsr0 attribute), fail().
+# Requests ahctl would not send: its checks are not the kernel's.
+nl() {
+	local n=$1
+	shift
+	{ cat "$AH_ROOT/selftests/lib/dsr_nl_prelude.py"; cat
+	  printf '\nsys.exit(1 if failed else 0)\n'; } |
+		AH_ROOT=$AH_ROOT nsexec "$n" "$PYTHON" - "$@"
+}
+
+# nl_nobody NODE [ARG...] <<EOF: as nl, as nobody, without capabilities
+nl_nobody() {
+	local n=$1
+	shift
+	{ cat "$AH_ROOT/selftests/lib/dsr_nl_prelude.py"; cat
+	  printf '\nsys.exit(1 if failed else 0)\n'; } |
+		AH_ROOT=$AH_ROOT nsexec "$n" setpriv --reuid=nobody \
+			--inh-caps=-all --bounding-set=-all "$PYTHON" - "$@"
+}
+
 # dsr_stat NODE NAME: one ethtool -S counter of dsr0
 dsr_stat() {
 	local s

@@ -494,8 +494,15 @@ static int dsr_cmd_mcast(struct sk_buff *skb, struct genl_info *info)
 
 	if (GENL_REQ_ATTR_CHECK(info, DSR_A_MC_SOURCE) ||
 	    GENL_REQ_ATTR_CHECK(info, DSR_A_MC_GROUP) ||
-	    (join && GENL_REQ_ATTR_CHECK(info, DSR_A_MC_LAYERS)))
+	    (join && GENL_REQ_ATTR_CHECK(info, DSR_A_MC_LAYERS))) {
+		if (join)
+			NL_SET_ERR_MSG(info->extack,
+				       "a join needs source, group and layers");
+		else
+			NL_SET_ERR_MSG(info->extack,
+				       "a leave needs source and group");
 		return -EINVAL;
+	}
 	if (join) {
 		layers = nla_get_u8(a[DSR_A_MC_LAYERS]);
 		if (a[DSR_A_MC_TAG_MODE]) {

@@ -24,29 +24,6 @@ setup() {
 	hub_setup 3 && dsr_setup 1
 }
 
-# nl NODE [ARG...] <<EOF: a Python program run in NODE's namespace after a
-# prelude (selftests/lib/dsr_nl_prelude.py): genl.py, A, P and C (the
-# uapi's attributes, the parameters' attributes in the DSR_A_PARAMS nest,
-# and commands by name), pnest() (that nest), params() (dsr0's, by P),
-# g (a client of the family), dev (the dsr0 attribute), fail()
-NL_PRELUDE=$(cat "$AH_ROOT/selftests/lib/dsr_nl_prelude.py")
-
-nl() {
-	local n=$1
-	shift
-	{ printf '%s\n' "$NL_PRELUDE"; cat; printf '\nsys.exit(1 if failed else 0)\n'; } |
-		AH_ROOT=$AH_ROOT nsexec "$n" "$PYTHON" - "$@"
-}
-
-# as nobody, without capabilities
-nl_nobody() {
-	local n=$1
-	shift
-	{ printf '%s\n' "$NL_PRELUDE"; cat; printf '\nsys.exit(1 if failed else 0)\n'; } |
-		AH_ROOT=$AH_ROOT nsexec "$n" setpriv --reuid=nobody \
-			--inh-caps=-all --bounding-set=-all "$PYTHON" - "$@"
-}
-
 test_events_group() {
 	shared || return 1
 	check "root joins the events group" nl 1 <<-'EOF' &&
