@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "mcast_tag.h"
+#include "mjoin.h"
 #include "mtree.h"
 #include "fuzzer_input.h"
 
@@ -552,8 +553,37 @@ static void fuzz_tree(const u8 *data, size_t size)
 	dsr_mt_destroy(&s.t);
 }
 
+/*
+ * The input read as a join (mjoin.h): a refusal leaves the result alone;
+ * an accepted join has a valid tag, and written again gives the first
+ * DSR_MJ_LEN bytes back but the reserved ones.
+ */
+static void fuzz_join(const uint8_t *data, size_t size)
+{
+	struct dsr_mjoin j, untouched;
+	enum dsr_mj_res r;
+	u8 b[DSR_MJ_LEN];
+
+	memset(&j, 0x5a, sizeof(j));
+	untouched = j;
+	r = dsr_mjoin_get(data, size, &j);
+	if (r != DSR_MJ_OK) {
+		if (r >= __DSR_MJ_RES_MAX || memcmp(&j, &untouched, sizeof(j)))
+			abort();
+		if ((size < DSR_MJ_LEN) != (r == DSR_MJ_SHORT))
+			abort();
+		return;
+	}
+	if (size < DSR_MJ_LEN || !dsr_mtag_cfg_ok(&j.tag))
+		abort();
+	dsr_mjoin_put(b, &j);
+	if (memcmp(b, data, 16) || b[16] || b[17] || b[18] || b[19])
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	fuzz_join(data, size);
 	if (size < CFG_LEN)
 		return 0;
 	fuzz_tag(data, size);
