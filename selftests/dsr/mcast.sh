@@ -5,12 +5,14 @@
 # receivers' joins; each receiver gets exactly the layers it asked for,
 # each relay copies a packet only to the children that asked for its
 # layer, and asks upstream for the most its subtree needs; bad joins and
-# tags are refused and counted, changing nothing else.
+# tags are refused and counted, changing nothing else; a receiver whose
+# relay moves away joins along its new route.
 #
 #   1 --- 2 --- 3 --- 4       (macfilter: each hears only these links)
 #         |\
 #         5 6
-#   1 sends; 2 relays to 3, 5 and 6; 3 relays to 4
+#   1 sends; 2 relays to 3, 5 and 6; 3 relays to 4 (in the last case, 3
+#   moves away and 4 hears 5)
 source "$(dirname "$0")/../lib.sh"
 
 require_cmd jq ahctl ethtool
@@ -53,9 +55,10 @@ layer_stat() {
 			.mc_layer == $l) | .[$k]] | add // 0'
 }
 
-# recv NODE GROUP OUT: a receiver on NODE's dsr0, in the background
+# recv NODE GROUP OUT [IDLE]: a receiver on NODE's dsr0, in the
+# background, until IDLE s (4) pass without a datagram
 recv() {
-	nsexec "$1" "$PYTHON" "$STREAM" layered-recv "$2" 5000 40 4 \
+	nsexec "$1" "$PYTHON" "$STREAM" layered-recv "$2" 5000 60 "${4:-4}" \
 		--dev dsr0 > "$3" &
 	RECV_PIDS+=($!)
 }
@@ -286,10 +289,43 @@ test_netlink() {
 		jq -c '[.[] | select(.mc_row != "layer") | del(.expires_ms)]')"
 }
 
+# Mobility: relay 3 leaves the range of 2 and 4 (macfilter) while 4
+# receives, and 4 comes in range of 5: 4 joins again along 4-5-2-1 and
+# the stream goes on, no datagram delivered twice.
+test_mobility() {
+	local g=239.1.1.4 d t0 dt spid
+	shared || return 1
+	d=$(mktemp -d)
+	RECV_PIDS=()
+	recv 4 "$g" "$d/4.json" 30
+	mjoin 4 "$g" 2 tag byte offset 0 group-layers 2 || return 1
+	check "3 relays to 4" busywait 10000 child_is 3 "$g" 4 2 &&
+	check "2 relays to 3" busywait 5000 child_is 2 "$g" 3 2 || return 1
+	FRAMES=225 send "$g" 2 > "$d/sent" &	# 15 s
+	spid=$!
+	nap 4
+	mf_link 4 5 && mf_cut 3 2 && mf_cut 3 4 || return 1
+	now_ms
+	t0=$AH_NOW_MS
+	check "4 joined again through 5" busywait 15000 child_is 5 "$g" 4 2 &&
+	check "  and 5 through 2" busywait 5000 child_is 2 "$g" 5 2 || return 1
+	now_ms
+	dt=$((AH_NOW_MS - t0))
+	wait "$spid"
+	wait "${RECV_PIDS[@]}"
+	mf_link 3 2 && mf_link 3 4 && mf_cut 4 5 || return 1
+	diag "4's tree moved to 5 after $dt ms; 4: $(jq -c '{received,
+		duplicates, frames_decodable, last_frame}' "$d/4.json") of 225 frames"
+	check "4 got no duplicate" test "$(jq .duplicates "$d/4.json")" -eq 0 &&
+	check "the stream's end reached 4 by the new route" \
+		test "$(jq .last_frame "$d/4.json")" -eq 224
+}
+
 shared_setup setup
-ktap_begin 4
+ktap_begin 5
 run_case "three receivers at 1, 2 and 4 layers through one relay" test_levels
 run_case "two relays: upstream asks the most of its subtree, and falls" test_subtree
 run_case "bad joins and tags refused and counted" test_bad
 run_case "bad requests refused by the kernel, with a reason" test_netlink
+run_case "a relay moves away: the receiver joins along the new route" test_mobility
 ktap_end

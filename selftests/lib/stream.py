@@ -77,7 +77,8 @@ receiver asked for, read from a 7-bit tag in each packet):
         "per_layer": [{"layer", "packets", "bytes"}, ...] for layers
         0..highest, "frames_seen", "frames_decodable", "levels": {level:
         frames seen at it, "0" undecodable}, "adapt": [[s since start,
-        layers], ...] one row per change, "highest_layer": -1 if none}.
+        layers], ...] one row per change, "highest_layer": -1 if none,
+        "last_frame": the highest frame number seen, -1 if none}.
 """
 import argparse
 import fcntl
@@ -395,7 +396,8 @@ class FrameBook:
             "frames_seen": len(self.frames),
             "frames_decodable": sum(n for lv, n in hist.items() if lv >= 1),
             "levels": {str(lv): n for lv, n in hist.items()},
-            "highest_layer": hi}
+            "highest_layer": hi,
+            "last_frame": max(self.frames, default=-1)}
 
 
 class Adapter:

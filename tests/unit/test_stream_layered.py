@@ -179,7 +179,7 @@ def test_empty():
     eq("empty", s, {"received": 0, "bytes": 0, "duplicates": 0,
                     "per_layer": [], "frames_seen": 0,
                     "frames_decodable": 0, "levels": {},
-                    "highest_layer": -1})
+                    "highest_layer": -1, "last_frame": -1})
     eq("period", st.FrameBook().period(2), (0, 0))
 
 
