@@ -27,9 +27,11 @@
  * packet by two paths while a route changes, a retransmitted copy) are
  * dropped by the duplicate cache (kind DSR_DUP_MCAST).
  *
- * Link-layer broadcast to children that share a slave (mtree.h's
- * bcast_min) is not used yet: bcast_min is 0, every child gets its copy.
- * Everything here runs under priv->lock.
+ * Where at least mcast_bcast_min children of a group are reached on one
+ * slave, a packet whose layer any of them asked for goes there once, as a
+ * link-layer broadcast (outer destination: the group; no Route
+ * Maintenance, as a Route Request); the children drop what is above their
+ * own levels.  Everything here runs under priv->lock.
  */
 #include <linux/ip.h>
 #include <linux/udp.h>
@@ -46,7 +48,7 @@ int dsr_mcast_init(struct dsr_priv *priv)
 	BUILD_BUG_ON((int)DSR_MC_TAG_BYTE != (int)DSR_MTAG_BYTE ||
 		     (int)DSR_MC_TAG_RTP != (int)DSR_MTAG_RTP);
 	dsr_mt_params_default(&p);
-	p.bcast_min = 0;
+	p.bcast_min = DSR_P(priv, MCAST_BCAST_MIN);
 	if (dsr_mt_init(&mc->t, DSR_MC_GROUPS, DSR_MC_CHILDREN, &p))
 		return -ENOMEM;
 	mc->st = kvcalloc(DSR_MC_GROUPS, sizeof(*mc->st), GFP_KERNEL);
@@ -337,7 +339,11 @@ static bool dsr_mc_dup(struct dsr_priv *priv, const struct sk_buff *skb,
 	return dsr_dup_seen(&priv->dup, &k, dsr_now(priv), life);
 }
 
-/* The inner packet at off of skb, len bytes, in IP-in-IP to a child. */
+/*
+ * The inner packet at off of skb, len bytes, in IP-in-IP to a child; or
+ * with to 0, to the group's link-layer broadcast: then with its DSR
+ * header (Next Header IP-in-IP, no option), ready for dsr_broadcast().
+ */
 static struct sk_buff *dsr_mc_encap(struct dsr_priv *priv,
 				    const struct sk_buff *skb,
 				    unsigned int off, unsigned int len,
@@ -346,6 +352,7 @@ static struct sk_buff *dsr_mc_encap(struct dsr_priv *priv,
 	unsigned int hroom = LL_MAX_HEADER + DSR_MTU_RESERVE;
 	struct iphdr *in, *outer;
 	struct sk_buff *nskb;
+	u8 *dh;
 
 	nskb = alloc_skb(hroom + sizeof(*outer) + len, GFP_ATOMIC);
 	if (!nskb) {
@@ -357,6 +364,13 @@ static struct sk_buff *dsr_mc_encap(struct dsr_priv *priv,
 	skb_copy_from_linear_data_offset(skb, off, in, len);
 	if (relay)
 		ip_decrease_ttl(in);
+	if (!to) {
+		dh = skb_push(nskb, DSR_HDR_LEN);
+		dh[0] = IPPROTO_IPIP;	/* Next Header */
+		dh[1] = 0;		/* F, reserved */
+		dh[2] = 0;		/* Payload Length: no option */
+		dh[3] = 0;
+	}
 	outer = skb_push(nskb, sizeof(*outer));
 	skb_reset_network_header(nskb);
 	skb_set_transport_header(nskb, sizeof(*outer));
@@ -366,17 +380,31 @@ static struct sk_buff *dsr_mc_encap(struct dsr_priv *priv,
 	outer->tot_len = htons(nskb->len);
 	outer->id = htons((u16)atomic_inc_return(&priv->ip_id));
 	outer->frag_off = 0;
-	outer->ttl = IPDEFTTL;
-	outer->protocol = IPPROTO_IPIP;
+	outer->ttl = to ? IPDEFTTL : 1;
+	outer->protocol = to ? IPPROTO_IPIP : DSR_IPPROTO;
 	outer->saddr = dsr_self(priv);
-	outer->daddr = to;
+	outer->daddr = to ?: in->daddr;
 	ip_send_check(outer);
 	nskb->protocol = htons(ETH_P_IP);
 	nskb->priority = skb->priority;
 	return nskb;
 }
 
-/* A copy of the inner packet at off to each child that asked for layer. */
+/* The slave of this ifindex, or NULL (gone since the child joined). */
+static struct dsr_slave *dsr_mc_slave(struct dsr_priv *priv, u32 ifindex)
+{
+	struct dsr_slave *s;
+
+	list_for_each_entry(s, &priv->slaves, list)
+		if (s->dev->ifindex == ifindex && !s->gone)
+			return s;
+	return NULL;
+}
+
+/*
+ * A copy of the inner packet at off to each child that asked for layer,
+ * or one to a slave's broadcast where enough children share it.
+ */
 static void dsr_mc_fanout(struct dsr_priv *priv, struct dsr_mt_group *g,
 			  const struct sk_buff *skb, unsigned int off,
 			  u8 layer, bool relay, struct sk_buff_head *out)
@@ -397,17 +425,31 @@ static void dsr_mc_fanout(struct dsr_priv *priv, struct dsr_mt_group *g,
 		dsr_stat(priv, DSR_S_MCAST_TTL);
 		return;
 	}
+	/* the children that did not ask for the layer */
+	for (i = 0, n = 0; i < g->nchild; i++)
+		n += g->child[i].expires > now && g->child[i].layers <= layer;
+	dsr_mc_count(mc, g, layer, DSR_MC_FILT_P, n, len);
+	mc->t.p.bcast_min = DSR_P(priv, MCAST_BCAST_MIN);
 	n = dsr_mt_fanout(&mc->t, g, layer, now, cp, ARRAY_SIZE(cp));
-	dsr_mc_count(mc, g, layer, DSR_MC_FILT_P, live - min(live, n), len);
 	for (i = 0; i < n; i++) {
-		if (cp[i].bcast)
-			continue;	/* (bcast_min 0: never) */
-		nskb = dsr_mc_encap(priv, skb, off, len, cp[i].to, relay);
+		struct dsr_slave *s = NULL;
+
+		if (cp[i].bcast) {
+			s = dsr_mc_slave(priv, cp[i].slave);
+			if (!s)
+				continue;
+		}
+		nskb = dsr_mc_encap(priv, skb, off, len,
+				    cp[i].bcast ? 0 : cp[i].to, relay);
 		if (!nskb)
 			continue;
 		dsr_mc_count(mc, g, layer, DSR_MC_FWD_P, 1, len);
-		dsr_stat(priv, DSR_S_MCAST_COPIES);
-		dsr_route_or_queue(priv, nskb, out);
+		dsr_stat(priv, cp[i].bcast ? DSR_S_MCAST_BCAST :
+			 DSR_S_MCAST_COPIES);
+		if (cp[i].bcast)
+			dsr_broadcast(priv, nskb, s, out);
+		else
+			dsr_route_or_queue(priv, nskb, out);
 	}
 }
 

@@ -115,6 +115,7 @@ static const struct nla_policy dsr_param_policy[DSR_A_P_MAX + 1] = {
 	DSR_P_MAX(CONGESTION_DROP, 1),
 	DSR_P_MAX(ACK_ALL, 1),
 	DSR_P_MAX(OVERHEARD_RATE, 10000),
+	DSR_P_MAX(MCAST_BCAST_MIN, DSR_MC_CHILDREN),
 };
 
 /* SET_PARAMS: the nest is validated with the request, strictly */

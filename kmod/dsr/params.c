@@ -55,6 +55,7 @@ static const struct dsr_param_def dsr_param_defs[DSR_NPARAMS] = {
 	DEF(CONGESTION_DROP, 1, 0, 1),
 	DEF(ACK_ALL, 0, 0, 1),
 	DEF(OVERHEARD_RATE, 200, 0, 10000),
+	DEF(MCAST_BCAST_MIN, 2, 0, DSR_MC_CHILDREN),
 };
 
 void dsr_params_default(u32 *param)
@@ -155,6 +156,7 @@ const char *const dsr_stat_names[DSR_S_MAX] = {
 	[DSR_S_MCAST_TX] = "mcast_tx",
 	[DSR_S_MCAST_RX] = "mcast_rx",
 	[DSR_S_MCAST_COPIES] = "mcast_copies",
+	[DSR_S_MCAST_BCAST] = "mcast_broadcasts",
 	[DSR_S_MCAST_DELIVERED] = "mcast_delivered",
 	[DSR_S_MCAST_NO_TREE] = "mcast_no_tree",
 	[DSR_S_MCAST_DUPLICATE] = "mcast_duplicate",

@@ -866,6 +866,10 @@ static enum dsr_rx dsr_process(struct dsr_rx_ctx *c)
 		dsr_learn_srt(c, me);
 	else if (c->tx == c->src && !p->n_ack)
 		dsr_learn(priv, &c->tx, 1, 0);
+	/* a group's packet to the slave's broadcast (mcast.c) */
+	if (!p->srt && !c->overheard && ipv4_is_multicast(c->dst) &&
+	    p->next_header == IPPROTO_IPIP && !p->n_ack && !p->areq)
+		return dsr_deliver_mcast(c);
 	if (!me && DSR_P(priv, GRAT_REPLY_HOLDOFF_MS))
 		dsr_shorten(c);
 	if (!me || c->overheard) {

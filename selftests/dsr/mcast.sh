@@ -83,6 +83,8 @@ test_levels() {
 	local g=239.1.1.1 d sent n l want got2 fwd filt
 	local -A level=([3]=1 [5]=2 [6]=4)
 	shared || return 1
+	# a copy for each child (the shared radio's broadcast: test_shared)
+	dsr 2 param set dsr0 mcast_bcast_min 0 || return 1
 	d=$(mktemp -d)
 	RECV_PIDS=()
 	for n in 3 5 6; do
@@ -147,7 +149,67 @@ test_levels() {
 		check "2 filtered layer $l for $((3 - want))" \
 			test "$filt" -eq $(((3 - want) * FRAMES)) || return 1
 	done
+	dsr 2 param set dsr0 mcast_bcast_min 2 || return 1
 	rm -rf "$d"
+}
+
+# tx_bytes NODE: what NODE's eth0 sent, bytes
+tx_bytes() {
+	nsexec "$1" ip -j -s link show eth0 | jq '.[0].stats64.tx.bytes'
+}
+
+# shared_run BCAST_MIN: receivers 5 and 6 of all 4 layers, both children
+# of 2 on its one radio; sets RATIO (what 2 sent / what 1 sent, x100)
+# and checks that each got the whole stream
+shared_run() {
+	local g=239.1.1.5 d n a1 a2 b1 b2
+	dsr 2 param set dsr0 mcast_bcast_min "$1" || return 1
+	d=$(mktemp -d)
+	RECV_PIDS=()
+	for n in 5 6; do
+		recv "$n" "$g" "$d/$n.json"
+		mjoin "$n" "$g" 4 tag byte offset 0 group-layers 4 || return 1
+	done
+	busywait 10000 child_is 1 "$g" 2 4 &&
+		busywait 5000 eval 'child_is 2 "$g" 5 4 && child_is 2 "$g" 6 4' ||
+		return 1
+	a1=$(tx_bytes 1)
+	a2=$(tx_bytes 2)
+	send "$g" 4 >/dev/null || return 1
+	wait "${RECV_PIDS[@]}"
+	b1=$(tx_bytes 1)
+	b2=$(tx_bytes 2)
+	RATIO=$((100 * (b2 - a2) / (b1 - a1)))
+	diag "mcast_bcast_min $1: 1 sent $((b1 - a1)) bytes, 2 sent" \
+		"$((b2 - a2)) (x$RATIO/100); 5: $(jq -c '{received,
+		duplicates}' "$d/5.json"), 6: $(jq -c '{received, duplicates}' \
+		"$d/6.json")"
+	for n in 5 6; do
+		check "$n got all 4 layers" \
+			test "$(jq .received "$d/$n.json")" -eq $((4 * FRAMES)) &&
+		check "$n got no duplicate" \
+			test "$(jq .duplicates "$d/$n.json")" -eq 0 || return 1
+	done
+	for n in 5 6; do
+		dsr "$n" mcast leave dev dsr0 source "$(node_ip 1)" group "$g" ||
+			return 1
+	done
+	# (their child entries at 2 go within 3 refresh periods)
+	busywait 5000 eval 'child_is 2 "$g" 5 0 && child_is 2 "$g" 6 0'
+}
+
+# Two receivers of the whole stream share 2's radio: with the broadcast
+# (mcast_bcast_min 2, the default) 2 sends one copy of each packet, so
+# the shared hop carries at most 1.05 times what the hop from 1 does;
+# with a copy each (0), about twice.
+test_shared() {
+	shared || return 1
+	shared_run 2 || return 1
+	check "2 -> {5, 6} carried <= 1.05 x 1 -> 2" test "$RATIO" -le 105 &&
+	check "2 sent broadcasts" dsr_stat_ge 2 mcast_broadcasts $((4 * FRAMES)) &&
+	shared_run 0 &&
+	check "  with a copy each, >= 1.8 x" test "$RATIO" -ge 180
+	dsr 2 param set dsr0 mcast_bcast_min 2
 }
 
 # Two relays in a row: 1's child 2 asks for the most of its subtree (4's
@@ -322,9 +384,10 @@ test_mobility() {
 }
 
 shared_setup setup
-ktap_begin 5
+ktap_begin 6
 run_case "three receivers at 1, 2 and 4 layers through one relay" test_levels
 run_case "two relays: upstream asks the most of its subtree, and falls" test_subtree
+run_case "two receivers share a radio: one broadcast, <= 1.05 x one stream" test_shared
 run_case "bad joins and tags refused and counted" test_bad
 run_case "bad requests refused by the kernel, with a reason" test_netlink
 run_case "a relay moves away: the receiver joins along the new route" test_mobility

@@ -234,11 +234,16 @@ enum dsr_param_attr {
 	 * acks (0: all)
 	 */
 	DSR_A_P_OVERHEARD_RATE,
+	/*
+	 * layered multicast: children of a group on one slave that get one
+	 * link-layer broadcast instead of a copy each (0: never)
+	 */
+	DSR_A_P_MCAST_BCAST_MIN,
 	__DSR_A_P_MAX,
 };
 
 #define DSR_A_P_MAX (__DSR_A_P_MAX - 1)
 #define DSR_A_P_FIRST DSR_A_P_DISCOVERY_HOP_LIMIT
-#define DSR_A_P_LAST DSR_A_P_OVERHEARD_RATE
+#define DSR_A_P_LAST DSR_A_P_MCAST_BCAST_MIN
 
 #endif /* _UAPI_LINUX_AH_DSR_H */
