@@ -479,6 +479,16 @@ static int dsr_cmd_flush(struct sk_buff *skb, struct genl_info *info)
 
 /* ---- layered multicast (mcast.c) ------------------------------------------------ */
 
+static u8 dsr_nla_u8(const struct nlattr *a, u8 def)
+{
+	return a ? nla_get_u8(a) : def;
+}
+
+static u16 dsr_nla_u16(const struct nlattr *a, u16 def)
+{
+	return a ? nla_get_u16(a) : def;
+}
+
 static int dsr_cmd_mcast(struct sk_buff *skb, struct genl_info *info)
 {
 	struct dsr_priv *priv = info->user_ptr[0];
@@ -488,9 +498,9 @@ static int dsr_cmd_mcast(struct sk_buff *skb, struct genl_info *info)
 		.mode = DSR_MTAG_BYTE, .layers = DSR_MTAG_MAX_LAYERS,
 		.ext_id = 1,
 	};
-	bool tagged = false;
 	struct sk_buff_head out;
 	u8 layers = 0;
+	bool tagged;
 	int err;
 
 	if (GENL_REQ_ATTR_CHECK(info, DSR_A_MC_SOURCE) ||
@@ -504,33 +514,21 @@ static int dsr_cmd_mcast(struct sk_buff *skb, struct genl_info *info)
 				       "a leave needs source and group");
 		return -EINVAL;
 	}
-	if (join) {
-		layers = nla_get_u8(a[DSR_A_MC_LAYERS]);
-		if (a[DSR_A_MC_TAG_MODE]) {
-			tag.mode = nla_get_u8(a[DSR_A_MC_TAG_MODE]);
-			tagged = true;
-		}
-		if (a[DSR_A_MC_TAG_LAYERS]) {
-			tag.layers = nla_get_u8(a[DSR_A_MC_TAG_LAYERS]);
-			tagged = true;
-		}
-		if (a[DSR_A_MC_TAG_OFFSET]) {
-			tag.offset = nla_get_u16(a[DSR_A_MC_TAG_OFFSET]);
-			tagged = true;
-		}
-		if (a[DSR_A_MC_TAG_EXT_ID]) {
-			tag.ext_id = nla_get_u8(a[DSR_A_MC_TAG_EXT_ID]);
-			tagged = true;
-		}
-		if (a[DSR_A_MC_TAG_TIDS]) {
-			tag.tids = nla_get_u8(a[DSR_A_MC_TAG_TIDS]);
-			tagged = true;
-		}
-	} else if (a[DSR_A_MC_LAYERS] || a[DSR_A_MC_TAG_MODE] ||
-		   a[DSR_A_MC_TAG_LAYERS] || a[DSR_A_MC_TAG_OFFSET] ||
-		   a[DSR_A_MC_TAG_EXT_ID] || a[DSR_A_MC_TAG_TIDS]) {
+	/* any of the tag's attributes replaces the group's whole tag */
+	tagged = a[DSR_A_MC_TAG_MODE] || a[DSR_A_MC_TAG_LAYERS] ||
+		 a[DSR_A_MC_TAG_OFFSET] || a[DSR_A_MC_TAG_EXT_ID] ||
+		 a[DSR_A_MC_TAG_TIDS];
+	if (!join && (tagged || a[DSR_A_MC_LAYERS])) {
 		NL_SET_ERR_MSG(info->extack, "leave takes only the source and the group");
 		return -EINVAL;
+	}
+	if (join) {
+		layers = nla_get_u8(a[DSR_A_MC_LAYERS]);
+		tag.mode = dsr_nla_u8(a[DSR_A_MC_TAG_MODE], tag.mode);
+		tag.layers = dsr_nla_u8(a[DSR_A_MC_TAG_LAYERS], tag.layers);
+		tag.offset = dsr_nla_u16(a[DSR_A_MC_TAG_OFFSET], tag.offset);
+		tag.ext_id = dsr_nla_u8(a[DSR_A_MC_TAG_EXT_ID], tag.ext_id);
+		tag.tids = dsr_nla_u8(a[DSR_A_MC_TAG_TIDS], tag.tids);
 	}
 	if (!dsr_self(priv)) {
 		NL_SET_ERR_MSG(info->extack, "the dsr device has no IPv4 address");
