@@ -376,7 +376,8 @@ test_mobility() {
 	shared || return 1
 	d=$(mktemp -d)
 	RECV_PIDS=()
-	recv 4 "$g" "$d/4.json" 30
+	# (it waits out the move's silence: at most 12 s, more where slower)
+	recv 4 "$g" "$d/4.json" $((12 * ${AH_TIME_SCALE:-1}))
 	mjoin 4 "$g" 2 tag byte offset 0 group-layers 2 || return 1
 	check "3 relays to 4" busywait 10000 child_is 3 "$g" 4 2 &&
 	check "2 relays to 3" busywait 5000 child_is 2 "$g" 3 2 || return 1
