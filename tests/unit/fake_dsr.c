@@ -17,28 +17,24 @@
  *   canned rows below, anything else with an ACK, or with the error
  *   $FAKE_DSR_ERROR ("ERRNO:extack message").
  *
- * Nothing reaches the kernel's generic netlink families.
+ * Nothing reaches the kernel's generic netlink families.  What it shares
+ * with fake_slice.c is in fake_genl.c.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
 #include <linux/netlink.h>
 #include <netlink/attr.h>
-#include <netlink/errno.h>
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 #include <netlink/socket.h>
 
 #include <linux/ah_dsr.h>
 
-#define FAKE_FAMILY	0x1f01
+#include "fake_genl.h"
 
 static const char *const cmd_names[] = {
 	[DSR_CMD_GET_PARAMS] = "get_params",
@@ -48,11 +44,11 @@ static const char *const cmd_names[] = {
 	[DSR_CMD_GET_MCAST] = "get_mcast",
 };
 
-/* how a request's attributes are logged: the ABI's types */
-static const struct {
-	const char *name;
-	char type;	/* s: string, b: u8, h: u16, w: u32, a: be32 address */
-} attrs[DSR_A_MAX + 1] = {
+/*
+ * how a request's attributes are logged: the ABI's types (s: string,
+ * b: u8, h: u16, w: u32, a: be32 address)
+ */
+static const struct fake_attr attrs[DSR_A_MAX + 1] = {
 	[DSR_A_IFINDEX] = { "ifindex", 'w' },
 	[DSR_A_IFNAME] = { "ifname", 's' },
 	[DSR_A_DST] = { "dst", 'a' },
@@ -67,42 +63,20 @@ static const struct {
 	[DSR_A_MC_TAG_TIDS] = { "mc_tag_tids", 'b' },
 };
 
-int genl_ctrl_resolve(struct nl_sock *sk, const char *name)
-{
-	const char *s = getenv("FAKE_DSR");
-
-	(void)sk;
-	if (strcmp(name, DSR_GENL_NAME) || (s && !strcmp(s, "absent")))
-		return -NLE_OBJ_NOTFOUND;
-	return FAKE_FAMILY;
-}
-
 /* ---- the log of requests ----------------------------------------------- */
 
-static void log_attr(FILE *f, const struct nlattr *a)
+/* a value of another length than its type's: "?len=N" */
+static void log_value(FILE *f, char t, const struct nlattr *a)
 {
 	static const int width[128] = { ['b'] = 1, ['h'] = 2, ['w'] = 4,
 					 ['a'] = 4 };
-	int id = nla_type(a), len = nla_len(a);
 	char buf[INET_ADDRSTRLEN];
-	char t;
 
-	if (id > DSR_A_MAX || !attrs[id].name) {
-		fprintf(f, " attr%d", id);
-		return;
-	}
-	t = attrs[id].type;
-	fprintf(f, " %s=", attrs[id].name);
-	if (t != 's' && len != width[(int)t]) {
-		fprintf(f, "?len=%d", len);
+	if (nla_len(a) != width[(int)t]) {
+		fprintf(f, "?len=%d", nla_len(a));
 		return;
 	}
 	switch (t) {
-	case 's':
-		fprintf(f, "%.*s%s", len, (const char *)nla_data(a),
-			len && !((const char *)nla_data(a))[len - 1] ?
-			"" : "(no NUL)");
-		break;
 	case 'b':
 		fprintf(f, "%u", nla_get_u8(a));
 		break;
@@ -118,49 +92,10 @@ static void log_attr(FILE *f, const struct nlattr *a)
 	}
 }
 
-static void log_request(struct nl_msg *msg)
-{
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct genlmsghdr *gh = nlmsg_data(nlh);
-	const char *path = getenv("FAKE_DSR_LOG");
-	struct nlattr *a;
-	FILE *f;
-	int rem;
-
-	f = path ? fopen(path, "a") : stderr;
-	if (!f)
-		return;
-	fprintf(f, "%s flags=%s v%u",
-		gh->cmd < sizeof(cmd_names) / sizeof(cmd_names[0]) &&
-		cmd_names[gh->cmd] ? cmd_names[gh->cmd] : "unknown",
-		nlh->nlmsg_flags & NLM_F_DUMP ? "dump" : "0", gh->version);
-	nla_for_each_attr(a, genlmsg_attrdata(gh, 0), genlmsg_attrlen(gh, 0),
-			  rem)
-		log_attr(f, a);
-	fputc('\n', f);
-	if (f != stderr)
-		fclose(f);
-}
+FAKE_FAMILY("fake_dsr", DSR_GENL_NAME, 0x1f01, "FAKE_DSR", cmd_names, attrs,
+	    log_value);
 
 /* ---- replies ------------------------------------------------------------ */
-
-/* Send @buf to ahctl's socket @sk from a socket of our own. */
-static void deliver(struct nl_sock *sk, const void *buf, size_t len)
-{
-	struct sockaddr_nl to = {
-		.nl_family = AF_NETLINK,
-		.nl_pid = nl_socket_get_local_port(sk),
-	};
-	static int fd = -1;
-
-	if (fd < 0)
-		fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
-	if (fd < 0 || sendto(fd, buf, len, 0, (struct sockaddr *)&to,
-			     sizeof(to)) < 0) {
-		perror("fake_dsr: send");
-		exit(99);
-	}
-}
 
 /*
  * The rows of the dump, as the module sends them (ah_dsr.h): per group
@@ -226,7 +161,7 @@ static void send_row(struct nl_sock *sk, uint32_t seq, const struct row *r)
 {
 	struct nl_msg *msg = nlmsg_alloc();
 
-	genlmsg_put(msg, 0, seq, FAKE_FAMILY, 0, NLM_F_MULTI,
+	genlmsg_put(msg, 0, seq, fake_family.id, 0, NLM_F_MULTI,
 		    DSR_CMD_GET_MCAST, DSR_GENL_VERSION);
 	nla_put_u8(msg, DSR_A_MC_ROW, r->kind);
 	put_addr(msg, DSR_A_MC_SOURCE, r->source);
@@ -262,78 +197,23 @@ static void send_row(struct nl_sock *sk, uint32_t seq, const struct row *r)
 		nla_put_u64(msg, DSR_A_MC_LOCAL_BYTES, r->local_b);
 		break;
 	}
-	deliver(sk, nlmsg_hdr(msg), nlmsg_hdr(msg)->nlmsg_len);
-	nlmsg_free(msg);
-}
-
-/* An NLMSG_ERROR: @err 0 is an ACK; @text, if any, the extack message. */
-static void send_error(struct nl_sock *sk, const struct nlmsghdr *req,
-		       int err, const char *text)
-{
-	struct {
-		struct nlmsghdr nlh;
-		struct nlmsgerr e;
-		char attrs[256];
-	} m;
-	size_t tlen = text ? strlen(text) + 1 : 0;
-	struct nlattr *a = (struct nlattr *)m.attrs;
-
-	memset(&m, 0, sizeof(m));
-	m.nlh.nlmsg_type = NLMSG_ERROR;
-	m.nlh.nlmsg_flags = NLM_F_CAPPED;
-	m.nlh.nlmsg_seq = req->nlmsg_seq;
-	m.e.error = -err;
-	m.e.msg = *req;
-	m.nlh.nlmsg_len = NLMSG_HDRLEN + sizeof(m.e);
-	if (tlen && tlen <= sizeof(m.attrs) - NLA_HDRLEN) {
-		m.nlh.nlmsg_flags |= NLM_F_ACK_TLVS;
-		a->nla_type = NLMSGERR_ATTR_MSG;
-		a->nla_len = NLA_HDRLEN + tlen;
-		memcpy(m.attrs + NLA_HDRLEN, text, tlen);
-		m.nlh.nlmsg_len += NLA_ALIGN(a->nla_len);
-	}
-	deliver(sk, &m, m.nlh.nlmsg_len);
-}
-
-static void send_done(struct nl_sock *sk, uint32_t seq)
-{
-	struct {
-		struct nlmsghdr nlh;
-		int err;
-	} m = {
-		.nlh = { .nlmsg_len = sizeof(m), .nlmsg_type = NLMSG_DONE,
-			 .nlmsg_flags = NLM_F_MULTI, .nlmsg_seq = seq },
-	};
-
-	deliver(sk, &m, sizeof(m));
+	fake_send_msg(sk, msg);
 }
 
 int nl_send_auto(struct nl_sock *sk, struct nl_msg *msg)
 {
-	const char *e = getenv("FAKE_DSR_ERROR");
-	struct nlmsghdr *nlh;
-	struct genlmsghdr *gh;
+	struct nlmsghdr *nlh = fake_request(sk, msg);
+	struct genlmsghdr *gh = nlmsg_data(nlh);
 	size_t i;
 
-	nl_complete_msg(sk, msg);
-	nlh = nlmsg_hdr(msg);
-	if (nlh->nlmsg_type != FAKE_FAMILY) {
-		fprintf(stderr, "fake_dsr: a request of family %u\n",
-			nlh->nlmsg_type);
-		exit(99);
-	}
-	gh = nlmsg_data(nlh);
-	log_request(msg);
-	if (e && *e) {
-		send_error(sk, nlh, atoi(e), strchr(e, ':') ?
-			   strchr(e, ':') + 1 : NULL);
-	} else if (gh->cmd == DSR_CMD_GET_MCAST &&
-		   (nlh->nlmsg_flags & NLM_F_DUMP)) {
+	if (fake_env_error(sk, nlh))
+		return (int)nlh->nlmsg_len;
+	if (gh->cmd == DSR_CMD_GET_MCAST && (nlh->nlmsg_flags & NLM_F_DUMP)) {
 		for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 			send_row(sk, nlh->nlmsg_seq, &rows[i]);
-		send_done(sk, nlh->nlmsg_seq);
+		fake_send_done(sk, nlh->nlmsg_seq);
 	} else {
-		send_error(sk, nlh, 0, NULL);
+		fake_send_error(sk, nlh, 0, NULL);
 	}
 	return (int)nlh->nlmsg_len;
 }

@@ -26,7 +26,7 @@
  * - open("/run/netns/$FAKE_NETNS") opens our own namespace.
  *
  * Nothing reaches the kernel's generic netlink families; rtnetlink
- * requests do.
+ * requests do.  What it shares with fake_dsr.c is in fake_genl.c.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -55,7 +55,8 @@
 
 #include <linux/ah_slice.h>
 
-#define FAKE_FAMILY	0x1f00
+#include "fake_genl.h"
+
 #define FAKE_GROUP	7
 
 static const char *const cmd_names[] = {
@@ -63,12 +64,11 @@ static const char *const cmd_names[] = {
 	[SLICE_CMD_GET] = "get",
 };
 
-/* how a request's attributes are logged */
-static const struct {
-	const char *name;
-	char type;	/* s: string, b: u8, w: u32, q: u64, f: netns fd,
-			 * k: nest of u16 PORT */
-} attrs[SLICE_A_MAX + 1] = {
+/*
+ * how a request's attributes are logged (s: string, b: u8, w: u32,
+ * f: netns fd, k: nest of u16 PORT)
+ */
+static const struct fake_attr attrs[SLICE_A_MAX + 1] = {
 	[SLICE_A_IFINDEX] = { "ifindex", 'w' },
 	[SLICE_A_IFNAME] = { "ifname", 's' },
 	[SLICE_A_NETNS_FD] = { "netns_fd", 'f' },
@@ -112,16 +112,6 @@ static const struct grant grants[] = {
 static struct grant made;
 static char made_ifname[IFNAMSIZ], made_name[SLICE_NAME_MAX];
 
-int genl_ctrl_resolve(struct nl_sock *sk, const char *name)
-{
-	const char *s = getenv("FAKE_SLICE");
-
-	(void)sk;
-	if (strcmp(name, SLICE_GENL_NAME) || (s && !strcmp(s, "absent")))
-		return -NLE_OBJ_NOTFOUND;
-	return FAKE_FAMILY;
-}
-
 int genl_ctrl_resolve_grp(struct nl_sock *sk, const char *family,
 			  const char *grp)
 {
@@ -151,21 +141,9 @@ static void log_keep(FILE *f, const struct nlattr *a)
 		fputs("(no NLA_F_NESTED)", f);
 }
 
-static void log_attr(FILE *f, const struct nlattr *a)
+static void log_value(FILE *f, char type, const struct nlattr *a)
 {
-	int id = nla_type(a);
-
-	if (id > SLICE_A_MAX || !attrs[id].name) {
-		fprintf(f, " attr%d", id);
-		return;
-	}
-	fprintf(f, " %s=", attrs[id].name);
-	switch (attrs[id].type) {
-	case 's':
-		fprintf(f, "%.*s%s", nla_len(a), (const char *)nla_data(a),
-			nla_len(a) && !((const char *)nla_data(a))[nla_len(a) - 1] ?
-			"" : "(no NUL)");
-		break;
+	switch (type) {
 	case 'b':
 		fprintf(f, "%u", nla_len(a) == 1 ? nla_get_u8(a) : 999);
 		break;
@@ -183,55 +161,10 @@ static void log_attr(FILE *f, const struct nlattr *a)
 	}
 }
 
-static void log_request(struct nl_msg *msg)
-{
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct genlmsghdr *gh = nlmsg_data(nlh);
-	const char *path = getenv("FAKE_SLICE_LOG");
-	struct nlattr *a;
-	FILE *f;
-	int rem;
-
-	f = path ? fopen(path, "a") : stderr;
-	if (!f)
-		return;
-	fprintf(f, "%s flags=%s v%u",
-		gh->cmd < sizeof(cmd_names) / sizeof(cmd_names[0]) &&
-		cmd_names[gh->cmd] ? cmd_names[gh->cmd] : "unknown",
-		nlh->nlmsg_flags & NLM_F_DUMP ? "dump" : "0", gh->version);
-	nla_for_each_attr(a, genlmsg_attrdata(gh, 0), genlmsg_attrlen(gh, 0),
-			  rem)
-		log_attr(f, a);
-	fputc('\n', f);
-	if (f != stderr)
-		fclose(f);
-}
+FAKE_FAMILY("fake_slice", SLICE_GENL_NAME, 0x1f00, "FAKE_SLICE", cmd_names,
+	    attrs, log_value);
 
 /* ---- replies ------------------------------------------------------------ */
-
-/* Send @nlh to ahctl's socket @sk from a socket of our own. */
-static void deliver(struct nl_sock *sk, const void *buf, size_t len)
-{
-	struct sockaddr_nl to = {
-		.nl_family = AF_NETLINK,
-		.nl_pid = nl_socket_get_local_port(sk),
-	};
-	static int fd = -1;
-
-	if (fd < 0)
-		fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
-	if (fd < 0 || sendto(fd, buf, len, 0, (struct sockaddr *)&to,
-			     sizeof(to)) < 0) {
-		perror("fake_slice: send");
-		exit(99);
-	}
-}
-
-static void send_msg(struct nl_sock *sk, struct nl_msg *msg)
-{
-	deliver(sk, nlmsg_hdr(msg), nlmsg_hdr(msg)->nlmsg_len);
-	nlmsg_free(msg);
-}
 
 static void send_grant(struct nl_sock *sk, uint32_t seq, int flags,
 		       uint8_t cmd, const struct grant *g, int reason)
@@ -242,7 +175,7 @@ static void send_grant(struct nl_sock *sk, uint32_t seq, int flags,
 	struct nlattr *keep;
 	int i;
 
-	genlmsg_put(msg, 0, seq, FAKE_FAMILY, 0, flags, cmd,
+	genlmsg_put(msg, 0, seq, fake_family.id, 0, flags, cmd,
 		    SLICE_GENL_VERSION);
 	nla_put_u32(msg, SLICE_A_IFINDEX, g->ifindex);
 	nla_put_string(msg, SLICE_A_IFNAME, g->ifname);
@@ -269,7 +202,7 @@ static void send_grant(struct nl_sock *sk, uint32_t seq, int flags,
 			nla_put_u16(msg, SLICE_A_PORT, g->keep[i]);
 		nla_nest_end(msg, keep);
 	}
-	send_msg(sk, msg);
+	fake_send_msg(sk, msg);
 }
 
 /* An ACKed map grant: what GET of its interface says from now on. */
@@ -304,48 +237,6 @@ static void remember_map(const struct nlmsghdr *req)
 				made.keep[made.nkeep++] = nla_get_u16(p);
 }
 
-/* An NLMSG_ERROR: @err 0 is an ACK; @text, if any, the extack message. */
-static void send_error(struct nl_sock *sk, const struct nlmsghdr *req,
-		       int err, const char *text)
-{
-	struct {
-		struct nlmsghdr nlh;
-		struct nlmsgerr e;
-		char attrs[256];
-	} m;
-	size_t tlen = text ? strlen(text) + 1 : 0;
-	struct nlattr *a = (struct nlattr *)m.attrs;
-
-	memset(&m, 0, sizeof(m));
-	m.nlh.nlmsg_type = NLMSG_ERROR;
-	m.nlh.nlmsg_flags = NLM_F_CAPPED;
-	m.nlh.nlmsg_seq = req->nlmsg_seq;
-	m.e.error = -err;
-	m.e.msg = *req;
-	m.nlh.nlmsg_len = NLMSG_HDRLEN + sizeof(m.e);
-	if (tlen && tlen <= sizeof(m.attrs) - NLA_HDRLEN) {
-		m.nlh.nlmsg_flags |= NLM_F_ACK_TLVS;
-		a->nla_type = NLMSGERR_ATTR_MSG;
-		a->nla_len = NLA_HDRLEN + tlen;
-		memcpy(m.attrs + NLA_HDRLEN, text, tlen);
-		m.nlh.nlmsg_len += NLA_ALIGN(a->nla_len);
-	}
-	deliver(sk, &m, m.nlh.nlmsg_len);
-}
-
-static void send_done(struct nl_sock *sk, uint32_t seq)
-{
-	struct {
-		struct nlmsghdr nlh;
-		int err;
-	} m = {
-		.nlh = { .nlmsg_len = sizeof(m), .nlmsg_type = NLMSG_DONE,
-			 .nlmsg_flags = NLM_F_MULTI, .nlmsg_seq = seq },
-	};
-
-	deliver(sk, &m, sizeof(m));
-}
-
 /* GET: the grant of IFNAME (or ENOENT), or a dump of both */
 static void answer_get(struct nl_sock *sk, const struct nlmsghdr *req)
 {
@@ -356,34 +247,33 @@ static void answer_get(struct nl_sock *sk, const struct nlmsghdr *req)
 		for (i = 0; i < sizeof(grants) / sizeof(grants[0]); i++)
 			send_grant(sk, req->nlmsg_seq, NLM_F_MULTI,
 				   SLICE_CMD_GET, &grants[i], -1);
-		send_done(sk, req->nlmsg_seq);
+		fake_send_done(sk, req->nlmsg_seq);
 		return;
 	}
 	if (genlmsg_parse((struct nlmsghdr *)req, 0, tb, SLICE_A_MAX, NULL) ||
 	    !tb[SLICE_A_IFNAME]) {
-		send_error(sk, req, EINVAL,
-			   "missing interface (ifindex or ifname)");
+		fake_send_error(sk, req, EINVAL,
+				"missing interface (ifindex or ifname)");
 		return;
 	}
 	if (made.ifname && !strcmp(nla_data(tb[SLICE_A_IFNAME]), made.ifname)) {
 		send_grant(sk, req->nlmsg_seq, 0, SLICE_CMD_GET, &made, -1);
-		send_error(sk, req, 0, NULL);
+		fake_send_error(sk, req, 0, NULL);
 		return;
 	}
 	for (i = 0; i < sizeof(grants) / sizeof(grants[0]); i++)
 		if (!strcmp(nla_data(tb[SLICE_A_IFNAME]), grants[i].ifname)) {
 			send_grant(sk, req->nlmsg_seq, 0, SLICE_CMD_GET,
 				   &grants[i], -1);
-			send_error(sk, req, 0, NULL);
+			fake_send_error(sk, req, 0, NULL);
 			return;
 		}
-	send_error(sk, req, ENOENT, "the interface is not granted");
+	fake_send_error(sk, req, ENOENT, "the interface is not granted");
 }
 
 int nl_send_auto(struct nl_sock *sk, struct nl_msg *msg)
 {
 	int (*real)(struct nl_sock *, struct nl_msg *);
-	const char *e = getenv("FAKE_SLICE_ERROR");
 	socklen_t len = sizeof(int);
 	struct nlmsghdr *nlh;
 	struct genlmsghdr *gh;
@@ -396,24 +286,16 @@ int nl_send_auto(struct nl_sock *sk, struct nl_msg *msg)
 		       dlsym(RTLD_NEXT, "nl_send_auto");
 		return real(sk, msg);
 	}
-	nl_complete_msg(sk, msg);
-	nlh = nlmsg_hdr(msg);
-	if (nlh->nlmsg_type != FAKE_FAMILY) {
-		fprintf(stderr, "fake_slice: a request of family %u\n",
-			nlh->nlmsg_type);
-		exit(99);
-	}
+	nlh = fake_request(sk, msg);
 	gh = nlmsg_data(nlh);
-	log_request(msg);
-	if (e && *e)
-		send_error(sk, nlh, atoi(e), strchr(e, ':') ?
-			   strchr(e, ':') + 1 : NULL);
-	else if (gh->cmd == SLICE_CMD_GET)
+	if (fake_env_error(sk, nlh))
+		return (int)nlh->nlmsg_len;
+	if (gh->cmd == SLICE_CMD_GET) {
 		answer_get(sk, nlh);
-	else {
+	} else {
 		if (gh->cmd == SLICE_CMD_GRANT)
 			remember_map(nlh);
-		send_error(sk, nlh, 0, NULL);
+		fake_send_error(sk, nlh, 0, NULL);
 	}
 	return (int)nlh->nlmsg_len;
 }

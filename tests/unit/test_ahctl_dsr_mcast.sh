@@ -15,91 +15,19 @@
 # fails.
 set -u
 
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-AHCTL=${AHCTL:-$ROOT/userspace/ahctl/ahctl}
-FAKE=$(cd "$(dirname "$0")" && pwd)/fake_dsr.so
+# shellcheck source=fake_run.sh
+source "$(dirname "$0")/fake_run.sh"
 
-echo "KTAP version 1"
-if [[ ! -x $AHCTL ]]; then
-	echo "1..0 # SKIP $AHCTL is not built (make -C userspace)"
-	exit 0
-fi
-if [[ ! -f $FAKE ]]; then
-	echo "1..0 # SKIP $FAKE is not built (make -C tests/unit)"
-	exit 0
-fi
-if ldd "$AHCTL" 2>/dev/null | grep -q libasan; then
-	echo "1..0 # SKIP ahctl is built with ASan, which must be preloaded first"
-	exit 0
-fi
-if LD_PRELOAD=$FAKE FAKE_DSR=absent "$AHCTL" dsr mcast show dsr0 2>&1 |
-	grep -q "cannot open a generic netlink socket"; then
-	echo "1..0 # SKIP no generic netlink socket here"
-	exit 0
-fi
+fake_start fake_dsr.so FAKE_DSR=absent "$AHCTL" "make -C userspace" \
+	dsr mcast show dsr0
 if ! LD_PRELOAD=$FAKE FAKE_DSR_LOG=/dev/null "$AHCTL" dsr mcast show dsr0 \
 	>/dev/null 2>&1; then
-	echo "1..0 # SKIP the stand-in cannot answer (sending to ahctl's socket needs CAP_NET_ADMIN)"
-	exit 0
+	ktap_skip_all "the stand-in cannot answer (sending to ahctl's socket needs CAP_NET_ADMIN)"
 fi
 
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-LOG=$TMP/requests
-
-n=0
-failed=0
-out=()
-
-result() {	# result OK DESC [DIAG...]
-	local ok=$1 desc=$2 d
-	shift 2
-	n=$((n + 1))
-	if [[ $ok == 1 ]]; then
-		out+=("ok $n $desc")
-	else
-		failed=$((failed + 1))
-		for d in "$@"; do
-			out+=("# $d")
-		done
-		out+=("not ok $n $desc")
-	fi
-}
-
-# run ARGS...: ahctl under the stand-in; $rc, $stdout, $stderr, $req (the
-# requests it sent, one a line)
+# run ARGS...: ahctl under the stand-in (see capture)
 run() {
-	: > "$LOG"
-	LD_PRELOAD=$FAKE FAKE_DSR_LOG=$LOG "$AHCTL" "$@" > "$TMP/out" 2> "$TMP/err"
-	rc=$?
-	stdout=$(< "$TMP/out")
-	stderr=$(< "$TMP/err")
-	req=$(< "$LOG")
-}
-
-# expect DESC RC STDERR-PART REQUEST -- ARGS...: exit status RC, STDERR-PART
-# in the error output ("" for none wanted), the requests exactly REQUEST
-expect() {
-	local desc=$1 want_rc=$2 want_err=$3 want_req=$4
-	shift 5
-	run "$@"
-	if [[ $rc == "$want_rc" && $req == "$want_req" &&
-	      ( -z $want_err && -z $stderr || -n $want_err && $stderr == *"$want_err"* ) ]]; then
-		result 1 "$desc"
-	else
-		result 0 "$desc" "ahctl $*" "exit $rc (want $want_rc)" \
-			"stderr: $stderr" "want in stderr: $want_err" \
-			"requests: $req" "want requests: $want_req"
-	fi
-}
-
-# same DESC GOT WANT
-same() {
-	if [[ $2 == "$3" ]]; then
-		result 1 "$1"
-	else
-		result 0 "$1" "got:" "$2" "want:" "$3"
-	fi
+	LD_PRELOAD=$FAKE FAKE_DSR_LOG=$LOG capture "$AHCTL" "$@"
 }
 
 J="dsr mcast join dsr0"
@@ -115,25 +43,26 @@ expect "join: group is required" 2 "missing 'group GROUP'" "" -- \
 	$J source 10.0.0.1 layers 3
 expect "join: layers is required" 2 "missing 'layers N'" "" -- $J $SG
 expect "join: the usage follows the error" 2 "$USAGE" "" -- $J $SG
-expect "join: a source that is not an address" 2 \
-	"invalid IPv4 address '10.0.0' (A.B.C.D)" "" -- \
-	$J source 10.0.0 group 239.1.1.1 layers 3
-expect "join: a multicast source" 2 \
-	"invalid source '239.1.1.2' (a unicast address: not 0.0.0.0/8, 127.0.0.0/8, nor 224.0.0.0 or above)" "" -- \
-	$J source 239.1.1.2 group 239.1.1.1 layers 3
-expect "join: a loopback source" 2 "invalid source '127.0.0.1'" "" -- \
-	$J source 127.0.0.1 group 239.1.1.1 layers 3
-expect "join: a source in 0.0.0.0/8" 2 "invalid source '0.0.0.0'" "" -- \
-	$J source 0.0.0.0 group 239.1.1.1 layers 3
-expect "join: a source in 240.0.0.0/4" 2 "invalid source '255.255.255.255'" "" -- \
-	$J source 255.255.255.255 group 239.1.1.1 layers 3
-expect "join: a unicast group" 2 \
-	"invalid group '10.0.0.2' (a multicast group, 224.0.1.0 to 239.255.255.255: 224.0.0.0/24 is link-local)" "" -- \
-	$J source 10.0.0.1 group 10.0.0.2 layers 3
-expect "join: a link-local group (224.0.0.0/24)" 2 "invalid group '224.0.0.251'" "" -- \
-	$J source 10.0.0.1 group 224.0.0.251 layers 3
-expect "join: a group above 239/8" 2 "invalid group '240.0.0.1'" "" -- \
-	$J source 10.0.0.1 group 240.0.0.1 layers 3
+# bad_addr DESC STDERR-PART SOURCE GROUP: as expect, "join: DESC", of a
+# join of SOURCE and GROUP, layers 3: a usage error, nothing sent
+bad_addr() {
+	expect "join: $1" 2 "$2" "" -- $J source "$3" group "$4" layers 3
+}
+bad_addr "a source that is not an address" \
+	"invalid IPv4 address '10.0.0' (A.B.C.D)" 10.0.0 239.1.1.1
+bad_addr "a multicast source" \
+	"invalid source '239.1.1.2' (a unicast address: not 0.0.0.0/8, 127.0.0.0/8, nor 224.0.0.0 or above)" \
+	239.1.1.2 239.1.1.1
+bad_addr "a loopback source" "invalid source '127.0.0.1'" 127.0.0.1 239.1.1.1
+bad_addr "a source in 0.0.0.0/8" "invalid source '0.0.0.0'" 0.0.0.0 239.1.1.1
+bad_addr "a source in 240.0.0.0/4" "invalid source '255.255.255.255'" \
+	255.255.255.255 239.1.1.1
+bad_addr "a unicast group" \
+	"invalid group '10.0.0.2' (a multicast group, 224.0.1.0 to 239.255.255.255: 224.0.0.0/24 is link-local)" \
+	10.0.0.1 10.0.0.2
+bad_addr "a link-local group (224.0.0.0/24)" "invalid group '224.0.0.251'" \
+	10.0.0.1 224.0.0.251
+bad_addr "a group above 239/8" "invalid group '240.0.0.1'" 10.0.0.1 240.0.0.1
 expect "join: layers 0" 2 "invalid layers '0' (the layers wanted, 1..128)" "" -- \
 	$J $SG layers 0
 expect "join: layers 129" 2 "invalid layers '129'" "" -- $J $SG layers 129
@@ -279,6 +208,4 @@ for args in "dsr mcast show dsr0" "$J $SG layers 3" "dsr mcast leave dsr0 $SG"; 
 		"ahctl: dsr: kernel module not loaded (modprobe dsr)" "" -- $args
 done
 
-echo "1..$n"
-printf '%s\n' "${out[@]}"
-[[ $failed == 0 ]]
+ktap_done

@@ -22,92 +22,15 @@
 # without it.  Exits 1 if any test fails.
 set -u
 
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-AHCTL=${AHCTL:-$ROOT/userspace/ahctl/ahctl}
-FAKE=$(cd "$(dirname "$0")" && pwd)/fake_slice.so
+# shellcheck source=fake_run.sh
+source "$(dirname "$0")/fake_run.sh"
 
-echo "KTAP version 1"
-if [[ ! -x $AHCTL ]]; then
-	echo "1..0 # SKIP $AHCTL is not built (make -C userspace)"
-	exit 0
-fi
-if [[ ! -f $FAKE ]]; then
-	echo "1..0 # SKIP $FAKE is not built (make -C tests/unit)"
-	exit 0
-fi
-if ldd "$AHCTL" 2>/dev/null | grep -q libasan; then
-	echo "1..0 # SKIP ahctl is built with ASan, which must be preloaded first"
-	exit 0
-fi
+fake_start fake_slice.so FAKE_SLICE=absent "$AHCTL" "make -C userspace" \
+	slice show
 
-# ahctl's socket, and the stand-in's, are generic netlink ones
-if LD_PRELOAD=$FAKE FAKE_SLICE=absent "$AHCTL" slice show 2>&1 |
-	grep -q "cannot open a generic netlink socket"; then
-	echo "1..0 # SKIP no generic netlink socket here"
-	exit 0
-fi
-
-TMP=$(mktemp -d)
-# The main shell's only: a child that monitor() kills before it has
-# exec'd (or reset its traps) runs the EXIT trap too, and took $TMP away
-# under every test after it (their output had nowhere to go).
-trap '[[ $BASHPID == "$$" ]] && rm -rf "$TMP"' EXIT
-LOG=$TMP/requests
-
-n=0
-failed=0
-out=()
-
-result() {	# result OK DESC [DIAG...]
-	local ok=$1 desc=$2 d
-	shift 2
-	n=$((n + 1))
-	if [[ $ok == 1 ]]; then
-		out+=("ok $n $desc")
-	else
-		failed=$((failed + 1))
-		for d in "$@"; do
-			out+=("# $d")
-		done
-		out+=("not ok $n $desc")
-	fi
-}
-
-# run ARGS...: ahctl under the stand-in; $rc, $stdout, $stderr, $req (the
-# requests it sent, one a line)
+# run ARGS...: ahctl under the stand-in (see capture)
 run() {
-	: > "$LOG"
-	LD_PRELOAD=$FAKE FAKE_SLICE_LOG=$LOG FAKE_NETNS=red \
-		"$AHCTL" "$@" > "$TMP/out" 2> "$TMP/err"
-	rc=$?
-	stdout=$(< "$TMP/out")
-	stderr=$(< "$TMP/err")
-	req=$(< "$LOG")
-}
-
-# expect DESC RC STDERR-PART REQUEST -- ARGS...: exit status RC, STDERR-PART
-# in the error output ("" for none wanted), the requests exactly REQUEST
-expect() {
-	local desc=$1 want_rc=$2 want_err=$3 want_req=$4
-	shift 5
-	run "$@"
-	if [[ $rc == "$want_rc" && $req == "$want_req" &&
-	      ( -z $want_err && -z $stderr || -n $want_err && $stderr == *"$want_err"* ) ]]; then
-		result 1 "$desc"
-	else
-		result 0 "$desc" "ahctl $*" "exit $rc (want $want_rc)" \
-			"stderr: $stderr" "want in stderr: $want_err" \
-			"requests: $req" "want requests: $want_req"
-	fi
-}
-
-# same DESC GOT WANT
-same() {
-	if [[ $2 == "$3" ]]; then
-		result 1 "$1"
-	else
-		result 0 "$1" "got:" "$2" "want:" "$3"
-	fi
+	LD_PRELOAD=$FAKE FAKE_SLICE_LOG=$LOG FAKE_NETNS=red capture "$AHCTL" "$@"
 }
 
 USAGE="Usage: ahctl [-j [-p]] [-n NETNS] slice grant"
@@ -378,6 +301,4 @@ for args in "slice show" "slice grant dev eth1 netns red" "slice revoke dev eth1
 		"ahctl: slice: kernel module not loaded (modprobe slice)" "" -- $args
 done
 
-echo "1..$n"
-printf '%s\n' "${out[@]}"
-[[ $failed == 0 ]]
+ktap_done

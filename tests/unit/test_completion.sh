@@ -18,33 +18,11 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 AHCTL=${AHCTL:-$ROOT/userspace/ahctl/ahctl}
 # shellcheck source=../../dist/ahctl.bash-completion
 source "$ROOT/dist/ahctl.bash-completion"
+# shellcheck source=ktap.sh
+source "$(dirname "$0")/ktap.sh"
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-
-n=0
-failed=0
-out=()
-
-result() {	# result OK DESC [DIAG...]
-	local ok=$1 desc=$2 d
-	shift 2
-	n=$((n + 1))
-	if [[ $ok == 1 ]]; then
-		out+=("ok $n $desc")
-	else
-		failed=$((failed + 1))
-		for d in "$@"; do
-			out+=("# $d")
-		done
-		out+=("not ok $n $desc")
-	fi
-}
-
-skip() {	# skip DESC REASON
-	n=$((n + 1))
-	out+=("ok $n $1 # SKIP $2")
-}
 
 # the stub: links "lo eth0 wlan0 dsr0" (dsr0 of type dsr), in namespace
 # "red" "lo veth-r" and no dsr link; namespaces "red" and "blue"
@@ -275,8 +253,8 @@ else
 fi
 
 # ---- the word lists against the tool's own help -----------------------------
-# same "DESC" for the skip and the run
-same() {	# same DESC LINE WANTED-WORDS
+# the DESCs, the same for the skip and the run
+as_help() {	# as_help DESC LINE WANTED-WORDS (not empty)
 	local got want
 	got=$(comp "$2")
 	want=$(words "$3")
@@ -293,23 +271,23 @@ HELP_TESTS=("objects as in 'ahctl help'" "options as in 'ahctl -h'"
 	"dsr parameters as in its help"
 	"transit parameters as in its help")
 if [[ -x $AHCTL ]]; then
-	same "${HELP_TESTS[0]}" "ahctl " "$("$AHCTL" help |
+	as_help "${HELP_TESTS[0]}" "ahctl " "$("$AHCTL" help |
 		awk '/^Objects:/ { f = 1; next } f && /^  [a-z]/ { print $1 }') help"
-	same "${HELP_TESTS[1]}" "ahctl -" "$("$AHCTL" -h |
+	as_help "${HELP_TESTS[1]}" "ahctl -" "$("$AHCTL" -h |
 		grep -oE '^  -[a-zA-Z], --[a-z]+' | tr -d ',')"
-	same "${HELP_TESTS[2]}" "ahctl macfilter " "$("$AHCTL" macfilter help |
+	as_help "${HELP_TESTS[2]}" "ahctl macfilter " "$("$AHCTL" macfilter help |
 		awk '$1 == "macfilter" { print $2 }')"
-	same "${HELP_TESTS[3]}" "ahctl dsr " "$("$AHCTL" dsr help |
+	as_help "${HELP_TESTS[3]}" "ahctl dsr " "$("$AHCTL" dsr help |
 		awk '$1 == "dsr" { print $2 }')"
-	same "${HELP_TESTS[4]}" "ahctl transit " "$("$AHCTL" transit help |
+	as_help "${HELP_TESTS[4]}" "ahctl transit " "$("$AHCTL" transit help |
 		awk '$1 == "transit" { print $2 }')"
-	same "${HELP_TESTS[5]}" "ahctl slice " "$("$AHCTL" slice help |
+	as_help "${HELP_TESTS[5]}" "ahctl slice " "$("$AHCTL" slice help |
 		awk '$1 == "slice" { print $2 }')"
-	same "${HELP_TESTS[6]}" "ahctl dsr param set dsr0 " "$("$AHCTL" dsr help |
+	as_help "${HELP_TESTS[6]}" "ahctl dsr param set dsr0 " "$("$AHCTL" dsr help |
 		awk '/^NAME .*protocol parameter/ { f = 1; next }
 		     /subnet takes/ { f = 0 } f' | tr -d ',')"
 	# the table's rows: NAME DEFAULT RANGE
-	same "${HELP_TESTS[7]}" "ahctl transit attach dev wlan0 " "$("$AHCTL" transit help |
+	as_help "${HELP_TESTS[7]}" "ahctl transit attach dev wlan0 " "$("$AHCTL" transit help |
 		awk '$1 ~ /^[a-z_]+$/ && $2 ~ /^[0-9]+$/ { print $1 }') enable"
 else
 	for t in "${HELP_TESTS[@]}"; do
@@ -318,6 +296,4 @@ else
 fi
 
 echo "KTAP version 1"
-echo "1..$n"
-printf '%s\n' "${out[@]}"
-[[ $failed == 0 ]]
+ktap_done

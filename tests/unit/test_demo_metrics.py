@@ -9,29 +9,21 @@ Captures are built here frame by frame (Ethernet, IPv4, the DSR options
 header of RFC 4728), so the byte accounting is checked against numbers
 worked out by hand.  Exits 1 if any test fails.
 """
-import importlib.machinery
-import importlib.util
 import json
 import os
 import struct
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True
+import ktap  # noqa: E402
+from ktap import eq  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOL = os.path.normpath(os.path.join(HERE, "..", "..", "scripts",
                                      "demo-metrics.py"))
 
-
-def load_tool():
-    sys.dont_write_bytecode = True
-    loader = importlib.machinery.SourceFileLoader("demo_metrics", TOOL)
-    spec = importlib.util.spec_from_loader("demo_metrics", loader)
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
-    return mod
-
-
-dm = load_tool()
+dm = ktap.load_tool("demo_metrics", TOOL)
 
 # ---- frames ----------------------------------------------------------------
 
@@ -67,11 +59,6 @@ TESTS = []
 def test(fn):
     TESTS.append(fn)
     return fn
-
-
-def eq(what, got, want):
-    if got != want:
-        raise AssertionError(f"{what}: got {got!r}, want {want!r}")
 
 
 def near(what, got, want, tol=1e-9):
@@ -234,22 +221,5 @@ def report_of_a_directory():
     near("connected", r["connected"], 0.25)
 
 
-def main():
-    print("KTAP version 1")
-    print(f"1..{len(TESTS)}")
-    failed = 0
-    for i, fn in enumerate(TESTS, 1):
-        try:
-            fn()
-            print(f"ok {i} {fn.__name__}")
-        except Exception as e:	# noqa: BLE001 - a test's failure, reported
-            failed += 1
-            print(f"# {fn.__doc__.splitlines()[0] if fn.__doc__ else ''}")
-            print(f"# {type(e).__name__}: {e}")
-            print(f"not ok {i} {fn.__name__}")
-    print(f"# totals: pass:{len(TESTS) - failed} fail:{failed}")
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(ktap.main(TESTS))

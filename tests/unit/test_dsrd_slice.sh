@@ -34,52 +34,10 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
 DSRD=${DSRD:-$ROOT/userspace/dsrd/dsrd}
 RUN=$HERE/dsrd_slice_run
-FAKE=$HERE/fake_slice.so
+# shellcheck source=fake_run.sh
+source "$HERE/fake_run.sh"
 
-echo "KTAP version 1"
-for f in "$RUN" "$FAKE"; do
-	if [[ ! -f $f ]]; then
-		echo "1..0 # SKIP $f is not built (make -C tests/unit)"
-		exit 0
-	fi
-done
-if LD_PRELOAD=$FAKE FAKE_SLICE=absent "$RUN" 2>&1 |
-	grep -q "cannot open a generic netlink socket"; then
-	echo "1..0 # SKIP no generic netlink socket here"
-	exit 0
-fi
-
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-LOG=$TMP/requests
-
-n=0
-failed=0
-out=()
-
-result() {	# result OK DESC [DIAG...]
-	local ok=$1 desc=$2 d
-	shift 2
-	n=$((n + 1))
-	if [[ $ok == 1 ]]; then
-		out+=("ok $n $desc")
-	else
-		failed=$((failed + 1))
-		for d in "$@"; do
-			out+=("# $d")
-		done
-		out+=("not ok $n $desc")
-	fi
-}
-
-# same DESC GOT WANT
-same() {
-	if [[ $2 == "$3" ]]; then
-		result 1 "$1"
-	else
-		result 0 "$1" "got:" "$2" "want:" "$3"
-	fi
-}
+fake_start fake_slice.so FAKE_SLICE=absent "$RUN" "make -C tests/unit"
 
 # has DESC TEXT PART...: every PART is in TEXT
 has() {
@@ -422,6 +380,4 @@ else
 	done
 fi
 
-echo "1..$n"
-printf '%s\n' "${out[@]}"
-[[ $failed == 0 ]]
+ktap_done

@@ -10,14 +10,15 @@ needing the C code built.  Exits 1 if any test fails.
 """
 import contextlib
 import gzip
-import importlib.machinery
-import importlib.util
 import io
 import math
 import os
 import subprocess
 import sys
 import tempfile
+
+sys.dont_write_bytecode = True
+import ktap  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOL = os.path.normpath(os.path.join(HERE, "..", "..", "tools",
@@ -29,18 +30,7 @@ TRACE_MAX_ENTRIES = 65536
 TRACE_LINE_MAX = 1 << 20
 
 
-def load_tool():
-    """tools/ah-scenario as a module (its main() does not run), without
-    leaving a __pycache__ behind."""
-    sys.dont_write_bytecode = True
-    loader = importlib.machinery.SourceFileLoader("ah_scenario", TOOL)
-    spec = importlib.util.spec_from_loader("ah_scenario", loader)
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
-    return mod
-
-
-ahs = load_tool()
+ahs = ktap.load_tool("ah_scenario", TOOL)
 
 
 # ---- a trace(5) validator after userspace/common/trace.c ----------------

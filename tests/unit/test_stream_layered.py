@@ -11,8 +11,6 @@ sends and receives on the loopback of a network namespace of its own
 (unshare -rn: no root needed where user namespaces are allowed; skipped
 where they are not).  Exits 1 if any test fails.
 """
-import importlib.machinery
-import importlib.util
 import json
 import os
 import shutil
@@ -20,31 +18,15 @@ import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True
+import ktap  # noqa: E402
+from ktap import Skip, eq  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 LIB = os.path.normpath(os.path.join(HERE, "..", "..", "selftests", "lib"))
 TOOL = os.path.join(LIB, "stream.py")
 
-
-def load_tool():
-    sys.dont_write_bytecode = True
-    sys.path.insert(0, LIB)         # stream.py imports udp
-    loader = importlib.machinery.SourceFileLoader("stream", TOOL)
-    spec = importlib.util.spec_from_loader("stream", loader)
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
-    return mod
-
-
-st = load_tool()
-
-
-class Skip(Exception):
-    pass
-
-
-def eq(what, got, want):
-    if got != want:
-        raise AssertionError(f"{what}: got {got!r}, want {want!r}")
+st = ktap.load_tool("stream", TOOL, LIB)     # stream.py imports udp
 
 
 def book_of(rows):
@@ -319,24 +301,5 @@ TESTS = [test_rates, test_packetise, test_frame_sizes, test_schedule,
          test_period_loss, test_adapt_step, test_adapter, test_loopback]
 
 
-def main():
-    print("KTAP version 1")
-    print(f"1..{len(TESTS)}")
-    failed = 0
-    for i, fn in enumerate(TESTS, 1):
-        try:
-            fn()
-            print(f"ok {i} {fn.__name__}")
-        except Skip as e:
-            print(f"ok {i} {fn.__name__} # SKIP {e}")
-        except Exception as e:  # noqa: BLE001 - a test's failure, reported
-            failed += 1
-            print(f"# {fn.__doc__.splitlines()[0] if fn.__doc__ else ''}")
-            print(f"# {type(e).__name__}: {e}")
-            print(f"not ok {i} {fn.__name__}")
-    print(f"# totals: pass:{len(TESTS) - failed} fail:{failed}")
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(ktap.main(TESTS))

@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# A program against a stand-in for a module's generic netlink family
+# (fake_slice.so, fake_dsr.so; see fake_genl.c), for test_ahctl_slice.sh,
+# test_ahctl_dsr_mcast.sh and test_dsrd_slice.sh, which source it (it
+# sources ktap.sh), call fake_start, and define run ARGS... (the program
+# under the stand-in; the ahctl tests' through capture, for expect).
+#
+# $AHCTL: the ahctl the ahctl tests test (default: userspace/ahctl/ahctl).
+
+FAKE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+AHCTL=${AHCTL:-$(cd "$FAKE_DIR/../.." && pwd)/userspace/ahctl/ahctl}
+# shellcheck source=ktap.sh
+source "$FAKE_DIR/ktap.sh"
+
+# fake_start SO ABSENT PROG MAKE ARGS...: "KTAP version 1"; $FAKE, the
+# stand-in SO (fake_dsr.so) built here; every test skipped (exit) unless
+# PROG is built (by MAKE, "make -C userspace"), the stand-in too, PROG can
+# have it preloaded (no ASan), and "PROG ARGS" under it, with ABSENT
+# ("FAKE_DSR=absent": no family) in its environment, opens its socket
+# (PROG's socket, and the stand-in's, are generic netlink ones).  Then
+# $TMP, a directory of the test's own, and $LOG, the file in it the
+# stand-in logs the requests to.
+fake_start() {
+	local absent=$2 prog=$3 make=$4
+	FAKE=$FAKE_DIR/$1
+	shift 4
+	echo "KTAP version 1"
+	[[ -x $prog ]] || ktap_skip_all "$prog is not built ($make)"
+	[[ -f $FAKE ]] || ktap_skip_all "$FAKE is not built (make -C tests/unit)"
+	if ldd "$prog" 2>/dev/null | grep -q libasan; then
+		ktap_skip_all "${prog##*/} is built with ASan, which must be preloaded first"
+	fi
+	if env LD_PRELOAD="$FAKE" "$absent" "$prog" "$@" 2>&1 |
+		grep -q "cannot open a generic netlink socket"; then
+		ktap_skip_all "no generic netlink socket here"
+	fi
+	TMP=$(mktemp -d)
+	# The main shell's only: a child that the test kills before it has
+	# exec'd (or reset its traps; test_ahctl_slice.sh's monitor()) runs
+	# the EXIT trap too, and took $TMP away under every test after it
+	# (their output had nowhere to go).
+	trap '[[ $BASHPID == "$$" ]] && rm -rf "$TMP"' EXIT
+	LOG=$TMP/requests
+}
+
+# capture CMD...: CMD, $LOG emptied first; $rc, $stdout, $stderr, $req
+# (the requests it sent, one a line)
+capture() {
+	: > "$LOG"
+	"$@" > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	stdout=$(< "$TMP/out")
+	stderr=$(< "$TMP/err")
+	req=$(< "$LOG")
+}
+
+# expect DESC RC STDERR-PART REQUEST -- ARGS...: exit status RC, STDERR-PART
+# in the error output ("" for none wanted), the requests exactly REQUEST
+expect() {
+	local desc=$1 want_rc=$2 want_err=$3 want_req=$4
+	shift 5
+	run "$@"
+	if [[ $rc == "$want_rc" && $req == "$want_req" &&
+	      ( -z $want_err && -z $stderr || -n $want_err && $stderr == *"$want_err"* ) ]]; then
+		result 1 "$desc"
+	else
+		result 0 "$desc" "ahctl $*" "exit $rc (want $want_rc)" \
+			"stderr: $stderr" "want in stderr: $want_err" \
+			"requests: $req" "want requests: $want_req"
+	fi
+}
