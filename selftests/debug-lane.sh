@@ -57,14 +57,31 @@ lifetimes() {
 	}' "$@"
 }
 
+# Of MODULES, unload those that other modules of MODULES use only after
+# their users (whose own unload is then reported by debug_lane_end).
+unload_users() {
+	local m u users
+	for m in "$@"; do
+		grep -q "^$m " /proc/modules || continue
+		users=$(awk -v m="$m" '$1 == m { print $4 }' /proc/modules | tr , ' ')
+		[[ $users == - ]] && continue
+		for u in $users; do
+			[[ " $* " == *" $u "* ]] && rmmod "$u" 2>/dev/null
+		done
+	done
+	return 0
+}
+
 debug_lane_end() {
 	local dir=$1 n=0 m rc loaded objs leaks line
 	mkdir -p "$dir"
 	exec 3> "$dir/debug.ktap"
 	dmesg -C
 	# the last loaded first: piosim before orinoco_transit, whose
-	# symbols it uses
+	# symbols it uses; a module still used by one loaded again later
+	# (macfilter by dsr) is tried again once its users are gone
 	loaded=$(tac "$AH_LOADED" 2>/dev/null | awk '!seen[$0]++')
+	unload_users $loaded
 
 	for m in $loaded; do
 		n=$((n + 1))

@@ -188,10 +188,18 @@ mf() {
 }
 
 load_module() {	# load_module NAME: one of ours, from build/KVER/kmod
-	local name=$1 ko
+	local name=$1 ko dep
 	grep -q "^$name " /proc/modules && return 0
 	ko=$(find "$AH_KMOD" -name "$name.ko" | head -1)
 	[[ -n $ko ]] || { diag "$name.ko not built for $(uname -r)"; return 1; }
+	# what it needs first (dsr.ko: macfilter.ko, which it receives behind)
+	for dep in $(modinfo -F depends "$ko" | tr , ' '); do
+		if [[ -n $(find "$AH_KMOD" -name "$dep.ko") ]]; then
+			load_module "$dep" || return
+		else
+			modprobe -q "$dep" || return
+		fi
+	done
 	insmod "$ko" || return
 	[[ -z ${AH_LOADED:-} ]] || echo "$name" >> "$AH_LOADED"
 	[[ -z ${AH_HOLD_KEYS:-} ]] || hold_tracepoints "$name"

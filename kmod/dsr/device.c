@@ -156,19 +156,9 @@ static int dsr_init(struct net_device *dev)
 	if (dsr_mcast_init(priv))
 		goto err_rl_icmp;
 
-	priv->nfho.hook = dsr_nf_hook;
-	priv->nfho.pf = NFPROTO_IPV4;
-	priv->nfho.hooknum = NF_INET_PRE_ROUTING;
-	priv->nfho.priority = NF_IP_PRI_FIRST;
-	priv->nfho.priv = priv;
-	err = nf_register_net_hook(dev_net(dev), &priv->nfho);
-	if (err)
-		goto err_mcast;
 	ah_obj_created("dev", priv);
 	return 0;
 
-err_mcast:
-	dsr_mcast_destroy(priv);
 err_rl_icmp:
 	dsr_rl_destroy(&priv->rl_icmp);
 err_rl_init:
@@ -190,9 +180,7 @@ static void dsr_uninit(struct net_device *dev)
 {
 	struct dsr_priv *priv = netdev_priv(dev);
 
-	dsr_slave_release_all(priv);
-	nf_unregister_net_hook(dev_net(dev), &priv->nfho);
-	synchronize_net();	/* no hook runs with priv any more */
+	dsr_slave_release_all(priv);	/* no receiver runs with priv */
 
 	dsr_lock_bh(priv);
 	priv->dead = true;

@@ -18,7 +18,6 @@
 #include <linux/ip.h>
 #include <linux/ktime.h>
 #include <linux/netdevice.h>
-#include <linux/netfilter.h>
 #include <linux/rculist.h>
 #include <linux/rtnetlink.h>
 #include <linux/skbuff.h>
@@ -28,6 +27,7 @@
 
 #include "blacklist.h"
 #include "dup.h"
+#include "macfilter_next.h"
 #include "mtree.h"
 #include "opt.h"
 #include "ratelimit.h"
@@ -207,7 +207,7 @@ struct dsr_slave {
 	struct list_head list;		/* priv->slaves, RCU */
 	struct net_device *dev;
 	struct dsr_priv *priv;
-	struct packet_type rx;		/* every DSR frame: rx.c */
+	struct macfilter_next rx;	/* every DSR frame: rx.c */
 	__be32 addr;			/* its own first IPv4 address, or 0
 					 * (section 8.4; priv->lock, RTNL)
 					 */
@@ -380,7 +380,6 @@ struct dsr_priv {
 	u16 rreq_id, ack_id;
 	u64 maint_seq;			/* the last dsr_maint.seq given */
 	atomic_t ip_id;
-	struct nf_hook_ops nfho;
 	atomic_long_t stats[DSR_S_MAX];
 };
 
@@ -665,10 +664,8 @@ void dsr_icmp_send(struct dsr_priv *priv, const struct sk_buff *skb,
 		   struct sk_buff_head *out);
 
 /* rx.c */
-unsigned int dsr_nf_hook(void *hpriv, struct sk_buff *skb,
-			 const struct nf_hook_state *state);
-int dsr_slave_rcv(struct sk_buff *skb, struct net_device *dev,
-		  struct packet_type *pt, struct net_device *orig_dev);
+rx_handler_result_t dsr_slave_rx(struct sk_buff **pskb,
+				 const struct macfilter_next *next);
 
 /* mcast.c */
 int dsr_mcast_init(struct dsr_priv *priv);

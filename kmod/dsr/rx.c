@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Receiving (RFC 4728 section 8.1.4).  Every protocol 48 frame a slave
- * receives comes to one place, dsr_slave_rcv(), the packet_type bound to
- * the slave, after macfilter's rx_handler let it pass: frames for us
- * (unicast to our MAC, or broadcast) to be delivered or forwarded, and
- * frames for other nodes that the promiscuous slave overhears, which only
- * teach us (neighbours, routes, passive acknowledgments).  IP is handed
- * each frame first, as it is every IPv4 frame; dsr_nf_hook() drops IP's
- * copy at the first PRE_ROUTING hook, so that IP never routes nor answers
- * it, and by the time the frame comes to us it is no longer shared: it
- * is forwarded in place, not copied.
+ * receives comes to one place, dsr_slave_rx(), behind macfilter's
+ * rx_handler (macfilter_next.h), as soon as macfilter let it pass and
+ * before any protocol handler: frames for us (unicast to our MAC, or
+ * broadcast) to be delivered or forwarded, and frames for other nodes that
+ * the promiscuous slave overhears, which only teach us (neighbours,
+ * routes, passive acknowledgments).  IP never sees them, and nobody else
+ * holds a frame for us (unless a packet tap does): it is forwarded in
+ * place, not copied.  Every other frame goes on to the protocols untouched.
  */
 #include <linux/etherdevice.h>
 #include <linux/icmp.h>
@@ -1070,22 +1069,6 @@ static void dsr_rcv(struct dsr_priv *priv, struct dsr_slave *s,
 }
 
 /*
- * IP's copy of a frame that dsr_slave_rcv() takes: dropped (NF_IP_PRI_FIRST:
- * before conntrack or any rule spends anything on it).
- */
-unsigned int dsr_nf_hook(void *hpriv, struct sk_buff *skb,
-			 const struct nf_hook_state *state)
-{
-	struct dsr_priv *priv = hpriv;
-
-	if (ip_hdr(skb)->protocol != DSR_IPPROTO ||
-	    !dsr_slave_find(priv, skb->dev))
-		return NF_ACCEPT;
-	consume_skb(skb);
-	return NF_STOLEN;
-}
-
-/*
  * What of a frame (data at its IP header, IP length tot_len) must be
  * linear: the IP header and the DSR header, as far as the packet goes.
  * The DSR header's length is read only when its first bytes are linear;
@@ -1104,20 +1087,25 @@ static unsigned int dsr_rx_need(const struct sk_buff *skb,
 }
 
 /*
- * The slave's frames, data at the IP header.  An overheard frame is only
- * read (it may still be shared with a packet tap: it is cloned only to
- * pull its headers in); a frame for us is made ours, trimmed to its IP
- * length, its headers linear, and checked as ip_rcv() would have.  Fragments are not ours to
- * reassemble: DSR carries whole packets (xmit.c puts a fragment in IP-in-IP).
+ * The slave's frames that macfilter passed, data at the network header.
+ * A frame that is not IPv4 protocol 48 goes on to the protocols.  An
+ * overheard frame is only read (it may be shared with a packet tap: it is
+ * cloned only to pull its headers in); a frame for us is made ours,
+ * trimmed to its IP length, its headers linear, and checked as ip_rcv()
+ * would have.  Fragments are not ours to reassemble: DSR carries whole
+ * packets (xmit.c puts a fragment in IP-in-IP).
  */
-int dsr_slave_rcv(struct sk_buff *skb, struct net_device *dev,
-		  struct packet_type *pt, struct net_device *orig_dev)
+rx_handler_result_t dsr_slave_rx(struct sk_buff **pskb,
+				 const struct macfilter_next *next)
 {
-	struct dsr_slave *s = pt->af_packet_priv;
+	struct dsr_slave *s = container_of(next, struct dsr_slave, rx);
+	struct sk_buff *skb = *pskb;
 	const struct iphdr *iph;
 	bool overheard;
 	unsigned int len;
 
+	if (skb->protocol != htons(ETH_P_IP))
+		return RX_HANDLER_PASS;
 	switch (skb->pkt_type) {
 	case PACKET_OTHERHOST:
 		overheard = true;
@@ -1128,11 +1116,21 @@ int dsr_slave_rcv(struct sk_buff *skb, struct net_device *dev,
 		overheard = false;
 		break;
 	default:
-		goto free;
+		return RX_HANDLER_PASS;
 	}
-	if (skb_headlen(skb) < sizeof(*iph) ||
-	    ip_hdr(skb)->protocol != DSR_IPPROTO)
-		goto free;
+	if (unlikely(skb_headlen(skb) < sizeof(*iph))) {
+		skb = skb_share_check(skb, GFP_ATOMIC);
+		*pskb = skb;
+		if (!skb) {
+			dsr_stat(s->priv, DSR_S_NOMEM);
+			return RX_HANDLER_CONSUMED;
+		}
+		/* too short for IPv4: ip_rcv() drops and counts it */
+		if (!pskb_may_pull(skb, sizeof(*iph)))
+			return RX_HANDLER_PASS;
+	}
+	if (ip_hdr(skb)->protocol != DSR_IPPROTO)
+		return RX_HANDLER_PASS;
 	iph = ip_hdr(skb);
 	len = ntohs(iph->tot_len);
 	if (iph->version != 4 || iph->ihl < 5 || len > skb->len ||
@@ -1142,7 +1140,7 @@ int dsr_slave_rcv(struct sk_buff *skb, struct net_device *dev,
 		skb = skb_share_check(skb, GFP_ATOMIC);
 		if (!skb) {
 			dsr_stat(s->priv, DSR_S_NOMEM);
-			return NET_RX_DROP;
+			return RX_HANDLER_CONSUMED;
 		}
 		/* twice: the DSR header's length is in its first bytes */
 		if (!pskb_may_pull(skb, dsr_rx_need(skb, len)) ||
@@ -1161,13 +1159,9 @@ int dsr_slave_rcv(struct sk_buff *skb, struct net_device *dev,
 		skb_orphan(skb);
 	}
 	dsr_rcv(s->priv, s, skb, len, overheard);
-	return NET_RX_SUCCESS;
+	return RX_HANDLER_CONSUMED;
 bad:
 	dsr_stat(s->priv, DSR_S_MALFORMED_IP);
 	kfree_skb(skb);
-	return NET_RX_DROP;
-free:
-	/* not DSR's: IP has its own reference */
-	consume_skb(skb);
-	return NET_RX_SUCCESS;
+	return RX_HANDLER_CONSUMED;
 }

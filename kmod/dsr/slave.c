@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Slaves ("ip link set eth0 master dsr0"): the Ethernet-like devices DSR
- * sends on, receives and overhears on (a packet_type bound to the slave, in
- * promiscuous mode: rx.c) and, with slave_qdisc, puts the dsrprio qdisc on.  Which
- * devices may be slaves, and the notifier that sees one go, are the
- * device's (device.c).
+ * sends on, receives and overhears on (in promiscuous mode: rx.c) and,
+ * with slave_qdisc, puts the dsrprio qdisc on.  Which devices may be
+ * slaves, and the notifier that sees one go, are the device's (device.c).
  *
- * A slave keeps its rx_handler free (macfilter owns it): DSR's packet_type
- * sees what macfilter passed, after IP, whose copy a netfilter PRE_ROUTING
- * hook registered for the device's namespace drops (rx.c).
+ * macfilter owns a slave's rx_handler: DSR receives behind it
+ * (macfilter_next_attach(), which puts macfilter's handler there, passing
+ * everything, if no user attached a filter), so it sees the frames
+ * macfilter passed before IP does, and IP never sees a DSR frame.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -112,10 +112,7 @@ int dsr_slave_add(struct dsr_priv *priv, struct net_device *sdev,
 		return -ENOMEM;
 	s->dev = sdev;
 	s->priv = priv;
-	s->rx.type = htons(ETH_P_IP);
-	s->rx.dev = sdev;
-	s->rx.func = dsr_slave_rcv;
-	s->rx.af_packet_priv = s;
+	s->rx.rx = dsr_slave_rx;
 
 	err = netdev_master_upper_dev_link(sdev, dev, s, NULL, extack);
 	if (err)
@@ -123,17 +120,22 @@ int dsr_slave_add(struct dsr_priv *priv, struct net_device *sdev,
 	err = dev_set_promiscuity(sdev, 1);
 	if (err)
 		goto err_unlink;
+	/* s receives from here on; nothing after this fails */
+	err = macfilter_next_attach(sdev, &s->rx, extack);
+	if (err)
+		goto err_promisc;
 	dev_hold(sdev);
 	dsr_lock_bh(priv);
 	list_add_tail_rcu(&s->list, &priv->slaves);
 	dsr_unlock_bh(priv);
 	dsr_slave_update_addr(priv, s);
-	dev_add_pack(&s->rx);
 	dsr_slave_update_mtu(priv);
 	dsr_slave_qdisc_install(priv, s);
 	ah_obj_created("slave", s);
 	return 0;
 
+err_promisc:
+	dev_set_promiscuity(sdev, -1);
 err_unlink:
 	netdev_upper_dev_unlink(sdev, dev);
 err_free:
@@ -149,7 +151,7 @@ err_free:
  */
 void dsr_slave_release(struct dsr_priv *priv, struct dsr_slave *s)
 {
-	dev_remove_pack(&s->rx);		/* synchronize_net() */
+	macfilter_next_detach(s->dev, &s->rx);	/* synchronize_net() */
 	dsr_lock_bh(priv);
 	s->gone = true;
 	list_del_rcu(&s->list);

@@ -21,13 +21,22 @@ struct mf_stats {
 	u64 dropped;
 };
 
-/* macfilter attached to one device; rx_handler_data of that device. */
+struct macfilter_next;
+
+/*
+ * macfilter on one device; rx_handler_data of that device.  user: a user
+ * attached it (it is then on mf_net.devs, and has a table); next: the
+ * module that receives behind it (NULL table: every frame passes).
+ */
 struct mf_dev {
 	struct net_device *dev;
 	struct mf_table __rcu *table;
+	struct macfilter_next __rcu *next;
 	struct mf_pcpu_stats __percpu *stats;
+	struct mf_stats base;		/* counted before the user attached */
 	struct list_head list;		/* mf_net.devs, RCU */
 	atomic_t retiring;		/* old tables waiting for readers */
+	bool user;
 };
 
 struct mf_dev *mf_dev_get_rtnl(const struct net_device *dev);

@@ -164,6 +164,11 @@ test_offload() {
 	check "  and no GSO unit reached dsr0" test "${b[0]}" -eq "${a[0]}"
 }
 
+# ip_in NODE: the packets NODE's IP layer received (IpInReceives)
+ip_in() {
+	nsexec "$1" awk '/^Ip: [0-9]/ { print $4 }' /proc/net/snmp
+}
+
 # inplace_counters: on one line, 2's forwarded and fwd_copied, the
 # delivered and rx_copied of 1 and 3 together, and the Acknowledgment
 # Requests that 1 and 3 (to 2) and 2 (to 1 and 3) sent
@@ -192,10 +197,12 @@ in_place() {
 	local a b f tap held i
 	dsr_ping_ok 1 3 2 || dsr_ping_ok 1 3 2	# the hub learns every MAC
 	read -r -a a < <(inplace_counters)
+	a[6]=$(ip_in 2)
 	check "1 -> 3: 20 echoes answered" dsr_ping_ok 1 3 20 &&
 	check "  TCP 1 MiB exact" tcp_exact 3 1048576 || return 1
 	read -r -a b < <(inplace_counters)
-	for i in 0 1 2 3 4 5; do b[i]=$((b[i] - a[i])); done
+	b[6]=$(ip_in 2)
+	for i in 0 1 2 3 4 5 6; do b[i]=$((b[i] - a[i])); done
 	diag "relay 2 forwarded ${b[0]}, copied ${b[1]} (1 and 3 tracked" \
 		"${b[4]} frames to it); 1 and 3 took ${b[2]}, copied ${b[3]}" \
 		"(2 tracked ${b[5]} frames to them)"
@@ -206,7 +213,9 @@ in_place() {
 	check "  and forwarded at least 20 in place" \
 		test $((b[0] - b[1])) -ge 20 &&
 	check "1 and 3 stripped the DSR header in place but of tracked frames" \
-		test "${b[3]}" -le "${b[5]}" -a $((b[2] - b[3])) -ge 20 || return 1
+		test "${b[3]}" -le "${b[5]}" -a $((b[2] - b[3])) -ge 20 &&
+	check "  relay 2's IP layer never saw the frames (IpInReceives +${b[6]})" \
+		test "${b[6]}" -lt 10 || return 1
 	f=$(mktemp)
 	ip netns exec "$(ns 2)" "$PYTHON" "$AH_ROOT/selftests/lib/tap.py" eth0 \
 		120 > "$f" &

@@ -16,6 +16,8 @@ require_cmd ahctl
 
 # B and C flood the hub until the script ends (ah_cleanup kills them)
 setup() {
+	# dsr.ko receives behind macfilter: it goes first, or rmmod fails
+	unload_module dsr || return 1
 	load_module macfilter && hub_setup 4 || return 1
 	send_frames 2 100000000 --duration 900 &
 	send_frames 3 100000000 --duration 900 &
