@@ -10,6 +10,8 @@
  *
  * mcast join, leave and show are layered multicast's (docs/mcast.md): a
  * (source, group) stream whose local receivers want its first N layers.
+ * A join's fields, their checks and the request's attributes are the
+ * common library's (common/dsr_mcast.c), which dsrd's [mcast] uses too.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -24,6 +26,7 @@
 
 #include "ahctl.h"
 #include "attrs.h"
+#include "dsr_mcast.h"
 #include "genl.h"
 #include "json.h"
 #include "names.h"
@@ -32,17 +35,6 @@
 
 /* Show: how often to restart a dump the kernel flagged as inconsistent. */
 #define DUMP_TRIES	5
-
-/*
- * mcast join: the most layers a group has and a join asks for (the
- * module's DSR_MTAG_MAX_LAYERS), the most temporal layers a layer id in
- * RTP mode (DSR_MTAG_MAX_TIDS), and the tag's defaults when "tag" is given
- */
-#define MC_MAX_LAYERS	128
-#define MC_MAX_TIDS	8
-#define MC_DEF_OFFSET	0
-#define MC_DEF_EXT_ID	1
-#define MC_DEF_TIDS	0
 
 /* ---- attributes ---------------------------------------------------------- */
 
@@ -180,6 +172,8 @@ struct dsr_args {
 	uint32_t pval[DSR_A_P_MAX + 1];
 	uint32_t hops[DSR_MAX_ADDRS];	/* DSR_A_HOPS */
 	size_t nhops;
+	bool has_mc;			/* mcast join, leave: @mc */
+	struct dsr_mc_req mc;
 };
 
 struct replies;
@@ -322,8 +316,8 @@ void dsr_help(FILE *f)
 		"       T temporal layers a layer id, 0..%d, default %d)\n"
 		"M      the group's layers, 1..%d\n"
 		"-j, -p JSON output, also after a show command's DEV\n",
-		MC_MAX_LAYERS, MC_DEF_OFFSET, MC_DEF_EXT_ID, MC_MAX_TIDS,
-		MC_DEF_TIDS, MC_MAX_LAYERS);
+		DSR_MC_MAX_LAYERS, DSR_MC_DEF_OFFSET, DSR_MC_DEF_EXT_ID,
+		DSR_MC_MAX_TIDS, DSR_MC_DEF_TIDS, DSR_MC_MAX_LAYERS);
 }
 
 /* DEV, or "dev DEV" (a device named "dev" alone is DEV) */
@@ -565,132 +559,80 @@ static int parse_flush(const struct ds_cmd *c, int argc, char **argv,
 
 /*
  * Their arguments after DEV: KEYWORD VALUE, in any order, each the text
- * keyword of the attribute it sets (common/dsr_attrs.c).
+ * keyword of the attribute it sets (common/dsr_mcast.c, dsr_attrs.c).
  */
-enum mc_kind {
-	MC_ADDR,	/* A.B.C.D */
-	MC_NUM,		/* min..max */
-	MC_MODE,	/* byte|rtp */
-};
-
-static const struct mc_kw {
-	const char *name;
-	int id;			/* DSR_A_MC_* */
-	enum mc_kind kind;
-	uint32_t min, max;	/* MC_NUM */
-	const char *what;	/* of a number, for its error */
-	bool join;		/* join's only (leave: source and group) */
-} mc_kws[] = {
-#define MC_KW(n, a, k, ...) \
-	{ .name = n, .id = DSR_A_MC_##a, .kind = k, __VA_ARGS__ }
-	MC_KW("source", SOURCE, MC_ADDR),
-	MC_KW("group", GROUP, MC_ADDR),
-	MC_KW("layers", LAYERS, MC_NUM, .min = 1, .max = MC_MAX_LAYERS,
-	      .what = "the layers wanted", .join = true),
-	MC_KW("tag", TAG_MODE, MC_MODE, .join = true),
-	MC_KW("offset", TAG_OFFSET, MC_NUM, .min = 0, .max = UINT16_MAX,
-	      .what = "of the tag byte in the UDP payload", .join = true),
-	MC_KW("id", TAG_EXT_ID, MC_NUM, .min = 1, .max = UINT8_MAX,
-	      .what = "the RTP header extension id of the frame marking element",
-	      .join = true),
-	MC_KW("tids", TAG_TIDS, MC_NUM, .min = 0, .max = MC_MAX_TIDS,
-	      .what = "temporal layers a layer id", .join = true),
-	MC_KW("group-layers", TAG_LAYERS, MC_NUM, .min = 1,
-	      .max = MC_MAX_LAYERS, .what = "the group's layers",
-	      .join = true),
-#undef MC_KW
-};
-
-static const struct mc_kw *mc_kw_find(const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(mc_kws); i++)
-		if (!strcmp(s, mc_kws[i].name))
-			return &mc_kws[i];
-	return NULL;
-}
-
-/* As the module takes them (kmod/dsr/mtree.c): a routable unicast source */
-static bool mc_source_ok(uint32_t be)
-{
-	uint8_t o = (uint8_t)(ntohl(be) >> 24);
-
-	return o != 0 && o != 127 && o < 224;
-}
-
-/* ... and a routed multicast group: 224/4 but the link-local 224.0.0/24 */
-static bool mc_group_ok(uint32_t be)
-{
-	uint32_t h = ntohl(be);
-
-	return (h >> 28) == 0xe && (h >> 8) != 0xe00000;
-}
-
-static int mc_value(const struct ds_cmd *c, const struct mc_kw *k,
+static int mc_value(const struct ds_cmd *c, const struct dsr_mc_field *f,
 		    const char *s, uint32_t *v)
 {
-	size_t i;
-
-	switch (k->kind) {
-	case MC_ADDR:
-		if (parse_addr(c, s, v))
-			return -1;
-		if (k->id == DSR_A_MC_SOURCE && !mc_source_ok(*v))
-			return usage_err(c, "invalid source '%s' (a unicast address: not 0.0.0.0/8, 127.0.0.0/8, nor 224.0.0.0 or above)",
-					 s);
-		if (k->id == DSR_A_MC_GROUP && !mc_group_ok(*v))
-			return usage_err(c, "invalid group '%s' (a multicast group, 224.0.1.0 to 239.255.255.255: 224.0.0.0/24 is link-local)",
-					 s);
+	switch (dsr_mc_value(f, s, v)) {
+	case DSR_MC_VALUE_OK:
 		return 0;
-	case MC_NUM:
-		if (parse_u32(s, v) || *v < k->min || *v > k->max)
-			return usage_err(c, "invalid %s '%s' (%s, %" PRIu32 "..%" PRIu32 ")",
-					 k->name, s, k->what, k->min, k->max);
-		return 0;
-	case MC_MODE:
-		for (i = 0; i < ARRAY_SIZE(dsr_mc_tag_mode_names); i++)
-			if (dsr_mc_tag_mode_names[i] &&
-			    !strcmp(s, dsr_mc_tag_mode_names[i])) {
-				*v = (uint32_t)i;
-				return 0;
-			}
-		return usage_err(c, "invalid tag '%s' (byte or rtp)", s);
+	case DSR_MC_BAD_ADDR:
+		return usage_err(c, "invalid IPv4 address '%s' (A.B.C.D)", s);
+	case DSR_MC_BAD_SOURCE:
+		return usage_err(c, "invalid source '%s' (" DSR_MC_SOURCE_RULE ")",
+				 s);
+	case DSR_MC_BAD_GROUP:
+		return usage_err(c, "invalid group '%s' (" DSR_MC_GROUP_RULE ")",
+				 s);
+	case DSR_MC_BAD_NUM:
+		return usage_err(c, "invalid %s '%s' (%s, %" PRIu32 "..%" PRIu32 ")",
+				 f->kw, s, f->what, f->min, f->max);
+	case DSR_MC_BAD_MODE:
+		return usage_err(c, "invalid tag '%s' (" DSR_MC_MODE_RULE ")", s);
 	}
 	return -1;
 }
 
-/* DEV and the keywords; what is missing is the caller's to say */
+/* DEV and the keywords, then what is missing or does not go together */
 static int parse_mc(const struct ds_cmd *c, int argc, char **argv,
 		    struct dsr_args *a, bool join)
 {
-	const struct mc_kw *k;
+	const struct dsr_mc_field *f;
+	struct dsr_mc_req *r = &a->mc;
 	uint32_t v;
 	int i;
 
 	if (take_dev(c, &argc, &argv, a))
 		return -1;
 	for (i = 0; i < argc; i += 2) {
-		k = mc_kw_find(argv[i]);
-		if (!k)
+		f = dsr_mc_field_kw(argv[i]);
+		if (!f)
 			return usage_err(c, "unexpected argument '%s'",
 					 argv[i]);
-		if (k->join && !join)
+		if (f->join && !join)
 			return usage_err(c, "'%s' is not an argument of this command",
-					 k->name);
-		if (a->has[k->id])
-			return usage_err(c, "'%s' given twice", k->name);
+					 f->kw);
+		if (dsr_mc_has(r, f->id))
+			return usage_err(c, "'%s' given twice", f->kw);
 		if (i + 1 >= argc)
-			return usage_err(c, "'%s' needs a value", k->name);
-		if (mc_value(c, k, argv[i + 1], &v))
+			return usage_err(c, "'%s' needs a value", f->kw);
+		if (mc_value(c, f, argv[i + 1], &v))
 			return -1;
-		set_attr(c, a, k->id, v);
+		dsr_mc_set(r, f->id, v);
 	}
-	if (!a->has[DSR_A_MC_SOURCE])
+	a->has_mc = true;
+	switch (dsr_mc_check(r, join)) {
+	case DSR_MC_REQ_OK:
+		return 0;
+	case DSR_MC_NO_SOURCE:
 		return usage_err(c, "missing 'source ADDR'");
-	if (!a->has[DSR_A_MC_GROUP])
+	case DSR_MC_NO_GROUP:
 		return usage_err(c, "missing 'group GROUP'");
-	return 0;
+	case DSR_MC_NO_LAYERS:
+		return usage_err(c, "missing 'layers N'");
+	case DSR_MC_OFFSET_NOT_BYTE:
+		return usage_err(c, "'offset' needs 'tag byte'");
+	case DSR_MC_ID_NOT_RTP:
+		return usage_err(c, "'id' needs 'tag rtp'");
+	case DSR_MC_TIDS_NOT_RTP:
+		return usage_err(c, "'tids' needs 'tag rtp'");
+	case DSR_MC_LAYERS_ABOVE:
+		return usage_err(c, "layers %" PRIu32 " is more than group-layers %" PRIu32,
+				 dsr_mc_get(r, DSR_A_MC_LAYERS),
+				 dsr_mc_get(r, DSR_A_MC_TAG_LAYERS));
+	}
+	return -1;
 }
 
 static int parse_mc_leave(const struct ds_cmd *c, int argc, char **argv,
@@ -699,42 +641,13 @@ static int parse_mc_leave(const struct ds_cmd *c, int argc, char **argv,
 	return parse_mc(c, argc, argv, a, false);
 }
 
-/*
- * The tag's fields need their mode; "tag MODE" sends the mode's fields,
- * with their defaults where not given.
- */
+/* "tag MODE" sends the mode's fields, with their defaults where not given */
 static int parse_mc_join(const struct ds_cmd *c, int argc, char **argv,
 			 struct dsr_args *a)
 {
-	uint32_t mode;
-	bool tag;
-
 	if (parse_mc(c, argc, argv, a, true))
 		return -1;
-	if (!a->has[DSR_A_MC_LAYERS])
-		return usage_err(c, "missing 'layers N'");
-	tag = a->has[DSR_A_MC_TAG_MODE];
-	mode = a->val[DSR_A_MC_TAG_MODE];
-	if (a->has[DSR_A_MC_TAG_OFFSET] && (!tag || mode != DSR_MC_TAG_BYTE))
-		return usage_err(c, "'offset' needs 'tag byte'");
-	if (a->has[DSR_A_MC_TAG_EXT_ID] && (!tag || mode != DSR_MC_TAG_RTP))
-		return usage_err(c, "'id' needs 'tag rtp'");
-	if (a->has[DSR_A_MC_TAG_TIDS] && (!tag || mode != DSR_MC_TAG_RTP))
-		return usage_err(c, "'tids' needs 'tag rtp'");
-	if (a->has[DSR_A_MC_TAG_LAYERS] &&
-	    a->val[DSR_A_MC_LAYERS] > a->val[DSR_A_MC_TAG_LAYERS])
-		return usage_err(c, "layers %" PRIu32 " is more than group-layers %" PRIu32,
-				 a->val[DSR_A_MC_LAYERS],
-				 a->val[DSR_A_MC_TAG_LAYERS]);
-	if (tag && mode == DSR_MC_TAG_BYTE &&
-	    !a->has[DSR_A_MC_TAG_OFFSET])
-		set_attr(c, a, DSR_A_MC_TAG_OFFSET, MC_DEF_OFFSET);
-	if (tag && mode == DSR_MC_TAG_RTP) {
-		if (!a->has[DSR_A_MC_TAG_EXT_ID])
-			set_attr(c, a, DSR_A_MC_TAG_EXT_ID, MC_DEF_EXT_ID);
-		if (!a->has[DSR_A_MC_TAG_TIDS])
-			set_attr(c, a, DSR_A_MC_TAG_TIDS, MC_DEF_TIDS);
-	}
+	dsr_mc_tag_defaults(&a->mc);
 	return 0;
 }
 
@@ -762,7 +675,8 @@ static int put_params(struct nl_msg *msg, const struct dsr_args *a)
 
 /*
  * A request on the device carrying every attribute the parser set, each
- * of its type's width (u8, u16; u32 and be32 otherwise).
+ * of its type's width (u8, u16; u32 and be32 otherwise); a join's or a
+ * leave's, the common library's.
  */
 static struct nl_msg *dsr_msg(struct genl *g, uint8_t cmd, int flags,
 			      const struct dsr_args *a)
@@ -787,6 +701,8 @@ static struct nl_msg *dsr_msg(struct genl *g, uint8_t cmd, int flags,
 		else
 			err = nla_put_u32(msg, id, a->val[id]);
 	}
+	if (!err && a->has_mc)
+		err = dsr_mc_put(msg, &a->mc, cmd == DSR_CMD_MCAST_JOIN);
 	if (!err)
 		err = put_params(msg, a);
 	if (err) {
