@@ -6,7 +6,8 @@
 # macfilter as the file says; SIGHUP applies only what changed (routes
 # kept); the stats log stays within its bound; the systemd notify protocol
 # (a listener socket stands in for systemd); SIGTERM leaves the node as it
-# was; a missing module is a clear error (exit 3).
+# was; a missing module is a clear error (exit 3); a start with an [mcast]
+# section joins its stream as the file says, a reload without it leaves.
 #
 #   1 --- 2 --- 3        hub; dsrd on 1 (eth0 enslaved to dsr0), 2 and 3
 #                        set up by dsr_setup; 1 reaches 3 through 2
@@ -177,8 +178,58 @@ test_stop() {
 	check "eth0 up, no master" nsexec 1 ip link show eth0 up | not grep -q master
 }
 
+# mc_group GROUP: "LAYERS TAG ID TIDS GROUP-LAYERS" of node 1's group
+# (3, GROUP), nothing if it has none; false if mcast show fails
+mc_group() {
+	local rows
+	rows=$(dsr 1 -j mcast show dev dsr0) || return 1
+	jq -r --arg s "$(node_ip 3)" --arg g "$1" '.[] | select(.mc_row == "group" and
+		.mc_source == $s and .mc_group == $g) |
+		"\(.mc_layers) \(.mc_tag_mode) \(.mc_tag_ext_id) \(.mc_tag_tids) \(.mc_tag_layers)"' \
+		<<< "$rows"
+}
+mc_group_is() { local got; got=$(mc_group "$1") && [[ $got == "$2" ]]; }
+
+# dsrd again on 1 (stopped by test_stop), its file with an [mcast]
+# section: the join is there as configured once it is up; a reload
+# without the section leaves the group; then stopped again
+test_mcast() {
+	local g=239.5.5.5 pid rc=0
+	shared || return 1
+	load_module sch_dsrprio && load_module dsr && load_module macfilter || return 1
+	no_dev 1 dsr0 || { diag "dsr0 is still there"; return 1; }
+	conf "$T/c3.conf" 50 "[mcast]
+Source = $(node_ip 3)
+Group = $g
+Layers = 2
+Tag = rtp
+Id = 3
+GroupLayers = 4"
+	# a grandchild, as test_start's: no zombie of ours for kill -0 to see
+	("$DSRD" -N "$(ns 1)" -f -c "$T/c3.conf" > /dev/null 2> "$T/dsrd3.err" &)
+	check "start: joined, layers 2, tag rtp id 3 tids 0, group-layers 4" \
+		busywait 10000 mc_group_is "$g" "2 rtp 3 0 4" || {
+		diag "mcast show: $(dsr 1 -j mcast show dev dsr0 2>&1)"
+		sed 's/^/# /' "$T/dsrd3.err"
+		rc=1
+	}
+	pid=$(dsrd_pid)
+	if ((!rc)); then
+		conf "$T/c3.conf" 50
+		kill -HUP "$pid"
+		check "reload without the section: the group is gone" \
+			busywait 10000 mc_group_is "$g" "" &&
+		check "  dsrd keeps running" kill -0 "$pid" || rc=1
+	fi
+	diag "dsrd: $(grep -h 'mcast' "$T/dsrd3.err" | paste -sd';')"
+	[[ -n $pid ]] && kill -TERM "$pid"
+	busywait 10000 not kill -0 "$pid" 2>/dev/null &&
+	check "stopped: no dsr0 left" no_dev 1 dsr0 || rc=1
+	return $rc
+}
+
 shared_setup setup
-ktap_begin 7
+ktap_begin 8
 run_case "a missing module: exit 3, named" test_missing_module
 run_case "a bad config is refused with its line, nothing changes" test_bad_config
 run_case "start: dsr0, slave, address, parameters, macfilter; READY" test_start
@@ -186,4 +237,5 @@ run_case "SIGHUP applies only the changed parameter" test_reload
 run_case "a bad config on SIGHUP is refused, dsrd keeps running" test_bad_reload
 run_case "the stats log rotates within its bound" test_stats_bound
 run_case "SIGTERM leaves no device or attachment behind" test_stop
+run_case "[mcast]: joined at start as the file says, left on a reload without it" test_mcast
 ktap_end

@@ -3,7 +3,8 @@
  * A stand-in for the dsr module's generic netlink family, preloaded into
  * ahctl (LD_PRELOAD=./fake_dsr.so) by test_ahctl_dsr_mcast.sh, so that
  * the requests "ahctl dsr mcast" builds and the replies it prints can be
- * checked on a host without the module (as fake_slice.c does for slice):
+ * checked on a host without the module (as fake_slice.c does for slice),
+ * and into dsrd's mcast steps (dsrd_mcast_run) by test_dsrd_mcast.sh:
  *
  * - genl_ctrl_resolve() finds family "dsr" (FAKE_DSR=absent: it is not
  *   there, as without the module);
@@ -15,7 +16,9 @@
  *   wants a u8 shows; then it answers from userspace, over a netlink
  *   socket of its own, to ahctl's port: a GET_MCAST dump with the
  *   canned rows below, anything else with an ACK, or with the error
- *   $FAKE_DSR_ERROR ("ERRNO:extack message").
+ *   $FAKE_DSR_ERROR ("ERRNO:extack message"); with $FAKE_DSR_ERROR_GROUP
+ *   (A.B.C.D) set, only a request of that MC_GROUP gets the error, the
+ *   others their ACK.
  *
  * Nothing reaches the kernel's generic netlink families.  What it shares
  * with fake_slice.c is in fake_genl.c.
@@ -24,6 +27,8 @@
 #include <arpa/inet.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 
 #include <linux/netlink.h>
@@ -200,13 +205,30 @@ static void send_row(struct nl_sock *sk, uint32_t seq, const struct row *r)
 	fake_send_msg(sk, msg);
 }
 
+/* $FAKE_DSR_ERROR, for a request of $FAKE_DSR_ERROR_GROUP if set: true */
+static int env_error(struct nl_sock *sk, struct nlmsghdr *nlh)
+{
+	const char *want = getenv("FAKE_DSR_ERROR_GROUP");
+	char buf[INET_ADDRSTRLEN];
+	struct nlattr *a;
+
+	if (want && *want) {
+		a = nlmsg_find_attr(nlh, GENL_HDRLEN, DSR_A_MC_GROUP);
+		if (!a || nla_len(a) != 4 ||
+		    !inet_ntop(AF_INET, nla_data(a), buf, sizeof(buf)) ||
+		    strcmp(buf, want))
+			return 0;
+	}
+	return fake_env_error(sk, nlh);
+}
+
 int nl_send_auto(struct nl_sock *sk, struct nl_msg *msg)
 {
 	struct nlmsghdr *nlh = fake_request(sk, msg);
 	struct genlmsghdr *gh = nlmsg_data(nlh);
 	size_t i;
 
-	if (fake_env_error(sk, nlh))
+	if (env_error(sk, nlh))
 		return (int)nlh->nlmsg_len;
 	if (gh->cmd == DSR_CMD_GET_MCAST && (nlh->nlmsg_flags & NLM_F_DUMP)) {
 		for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)

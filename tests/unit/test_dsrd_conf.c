@@ -26,7 +26,7 @@ static const struct err_case {
 	const char *err;	/* the whole message */
 } err_cases[] = {
 	{ "unknown section", "[dsr]\nAddress = 10.0.0.1/24\n[routes]\n",
-	  "t:3: unknown section [routes] (dsr, dsr.params, macfilter, transit, slice or log)" },
+	  "t:3: unknown section [routes] (dsr, dsr.params, macfilter, transit, slice, mcast or log)" },
 	{ "unknown key",
 	  "[dsr]\nAddress = 10.0.0.1/24\nColour = blue\n",
 	  "t:3: unknown key 'Colour' in [dsr]" },
@@ -250,6 +250,116 @@ static const struct err_case {
 	  "[slice]\nInterface = wlan1\nSlice = red\n",
 	  "t:5: [slice] wlan1: it has a [transit] (line 3); a leased interface leaves the node" },
 #undef SL
+
+	/* [mcast]: what "ahctl dsr mcast join" refuses, with the line */
+#define MC	"[dsr]\nAddress = 10.0.0.1/24\n[mcast]\n"
+#define MCSG	MC "Source = 10.0.0.1\nGroup = 239.1.1.1\n"
+#define SRC_RULE "(a unicast address: not 0.0.0.0/8, 127.0.0.0/8, nor 224.0.0.0 or above)"
+#define GRP_RULE "(a multicast group, 224.0.1.0 to 239.255.255.255: 224.0.0.0/24 is link-local)"
+	{ "[mcast]: unknown key", MCSG "Layers = 2\nPort = 5000\n",
+	  "t:7: unknown key 'Port' in [mcast]" },
+	{ "[mcast]: unknown key, other case: a hint", MC "group = 239.1.1.1\n",
+	  "t:4: unknown key 'group' in [mcast]; did you mean 'Group'?" },
+	{ "[mcast]: ahctl's keyword is not a key",
+	  MCSG "Layers = 2\ngroup-layers = 4\n",
+	  "t:7: unknown key 'group-layers' in [mcast]" },
+	{ "[mcast]: Layers given twice", MCSG "Layers = 2\nLayers = 3\n",
+	  "t:7: Layers given twice in this section (first at line 6)" },
+	{ "[mcast]: Source given twice, the same",
+	  MCSG "Source = 10.0.0.1\n",
+	  "t:6: Source given twice in this section (first at line 4)" },
+	{ "[mcast]: Tag given twice", MCSG "Layers = 2\nTag = byte\nTag = rtp\n",
+	  "t:8: Tag given twice in this section (first at line 7)" },
+	{ "[mcast] without Source, at the end",
+	  MC "Group = 239.1.1.1\nLayers = 2\n",
+	  "t:3: [mcast] without Source" },
+	{ "[mcast] without Group, at the next section",
+	  MC "Source = 10.0.0.1\nLayers = 2\n[log]\n",
+	  "t:3: [mcast] without Group" },
+	{ "[mcast] without Layers, at the next [mcast]",
+	  MCSG "[mcast]\nSource = 10.0.0.1\nGroup = 239.1.1.2\nLayers = 1\n",
+	  "t:3: [mcast] without Layers" },
+	{ "[mcast] with no key at all", MC "[log]\n",
+	  "t:3: [mcast] without Source" },
+	{ "[mcast]: Offset without Tag", MCSG "Offset = 4\nLayers = 2\n",
+	  "t:6: Offset needs Tag = byte" },
+	{ "[mcast]: Offset with Tag = rtp",
+	  MCSG "Layers = 2\nOffset = 4\nTag = rtp\n",
+	  "t:7: Offset needs Tag = byte" },
+	{ "[mcast]: Id without Tag", MCSG "Layers = 2\nId = 2\n",
+	  "t:7: Id needs Tag = rtp" },
+	{ "[mcast]: Id with Tag = byte",
+	  MCSG "Tag = byte\nLayers = 2\nId = 2\n",
+	  "t:8: Id needs Tag = rtp" },
+	{ "[mcast]: Tids without Tag", MCSG "Layers = 2\nTids = 2\n",
+	  "t:7: Tids needs Tag = rtp" },
+	{ "[mcast]: Tids with Tag = byte",
+	  MCSG "Layers = 2\nTids = 2\nTag = byte\n",
+	  "t:7: Tids needs Tag = rtp" },
+	{ "[mcast]: more Layers than GroupLayers",
+	  MCSG "Layers = 9\nGroupLayers = 8\n",
+	  "t:7: Layers 9 is more than GroupLayers 8 (lines 6 and 7)" },
+	{ "[mcast]: more Layers than GroupLayers, GroupLayers first",
+	  MCSG "GroupLayers = 8\nTag = byte\nLayers = 9\n",
+	  "t:8: Layers 9 is more than GroupLayers 8 (lines 8 and 6)" },
+	{ "[mcast]: a unicast Group", MC "Source = 10.0.0.1\nGroup = 10.0.0.2\n",
+	  "t:5: invalid Group '10.0.0.2' " GRP_RULE },
+	{ "[mcast]: a link-local Group (224.0.0.0/24)",
+	  MC "Group = 224.0.0.251\n",
+	  "t:4: invalid Group '224.0.0.251' " GRP_RULE },
+	{ "[mcast]: a Group above 239/8", MC "Group = 240.0.0.1\n",
+	  "t:4: invalid Group '240.0.0.1' " GRP_RULE },
+	{ "[mcast]: a Group with /LEN", MC "Group = 239.1.1.1/32\n",
+	  "t:4: invalid Group '239.1.1.1/32' (an IPv4 address A.B.C.D)" },
+	{ "[mcast]: a multicast Source", MC "Source = 239.1.1.2\n",
+	  "t:4: invalid Source '239.1.1.2' " SRC_RULE },
+	{ "[mcast]: a loopback Source", MC "Source = 127.0.0.1\n",
+	  "t:4: invalid Source '127.0.0.1' " SRC_RULE },
+	{ "[mcast]: a Source in 0.0.0.0/8", MC "Source = 0.0.0.0\n",
+	  "t:4: invalid Source '0.0.0.0' " SRC_RULE },
+	{ "[mcast]: a Source in 240.0.0.0/4", MC "Source = 255.255.255.255\n",
+	  "t:4: invalid Source '255.255.255.255' " SRC_RULE },
+	{ "[mcast]: a Source that is not an address", MC "Source = 10.0.0\n",
+	  "t:4: invalid Source '10.0.0' (an IPv4 address A.B.C.D)" },
+	{ "[mcast]: a Source that is a name", MC "Source = node1\n",
+	  "t:4: invalid Source 'node1' (an IPv4 address A.B.C.D)" },
+	{ "[mcast]: Layers 0", MCSG "Layers = 0\n",
+	  "t:6: invalid Layers '0' (the layers wanted, 1..128)" },
+	{ "[mcast]: Layers 129", MCSG "Layers = 129\n",
+	  "t:6: invalid Layers '129' (the layers wanted, 1..128)" },
+	{ "[mcast]: Layers not a number", MCSG "Layers = all\n",
+	  "t:6: invalid Layers 'all' (the layers wanted, 1..128)" },
+	{ "[mcast]: Layers negative", MCSG "Layers = -1\n",
+	  "t:6: invalid Layers '-1' (the layers wanted, 1..128)" },
+	{ "[mcast]: Layers empty", MCSG "Layers =\n",
+	  "t:6: Layers without a value" },
+	{ "[mcast]: an unknown Tag", MCSG "Tag = h264\n",
+	  "t:6: invalid Tag 'h264' (byte or rtp)" },
+	{ "[mcast]: Tag is case-sensitive", MCSG "Tag = Byte\n",
+	  "t:6: invalid Tag 'Byte' (byte or rtp)" },
+	{ "[mcast]: Offset 65536", MCSG "Tag = byte\nOffset = 65536\n",
+	  "t:7: invalid Offset '65536' (of the tag byte in the UDP payload, 0..65535)" },
+	{ "[mcast]: Id 0 (padding)", MCSG "Tag = rtp\nId = 0\n",
+	  "t:7: invalid Id '0' (the RTP header extension id of the frame marking element, 1..255)" },
+	{ "[mcast]: Id 256", MCSG "Tag = rtp\nId = 256\n",
+	  "t:7: invalid Id '256' (the RTP header extension id of the frame marking element, 1..255)" },
+	{ "[mcast]: Tids 9", MCSG "Tag = rtp\nTids = 9\n",
+	  "t:7: invalid Tids '9' (temporal layers a layer id, 0..8)" },
+	{ "[mcast]: GroupLayers 0", MCSG "GroupLayers = 0\n",
+	  "t:6: invalid GroupLayers '0' (the group's layers, 1..128)" },
+	{ "[mcast]: GroupLayers 129", MCSG "GroupLayers = 129\n",
+	  "t:6: invalid GroupLayers '129' (the group's layers, 1..128)" },
+	{ "[mcast]: the same Source and Group twice",
+	  MCSG "Layers = 2\n[mcast]\nGroup = 239.1.1.1\nLayers = 3\nSource = 10.0.0.1\n",
+	  "t:10: a [mcast] for source 10.0.0.1 group 239.1.1.1 already exists (line 3)" },
+	{ "[mcast]: the same pair again, after another",
+	  MCSG "Layers = 2\n[mcast]\nSource = 10.0.0.1\nGroup = 239.1.1.2\nLayers = 2\n"
+	  "[mcast]\nSource = 10.0.0.1\nGroup = 239.1.1.2\n",
+	  "t:13: a [mcast] for source 10.0.0.1 group 239.1.1.2 already exists (line 7)" },
+#undef GRP_RULE
+#undef SRC_RULE
+#undef MCSG
+#undef MC
 };
 
 /* The input may hold a NUL: its length is that of the literal. */
@@ -402,7 +512,7 @@ static bool t_defaults(void)
 	CHECK(!strcmp(c->dsr.device, "dsr0"));
 	CHECK_EQ(c->dsr.nslaves, 0);
 	CHECK_EQ(c->dsr.gateway, CONF_GW_UNSET);
-	CHECK_EQ(c->nmf + c->ntr + c->nsl, 0);
+	CHECK_EQ(c->nmf + c->ntr + c->nsl + c->nmc, 0);
 	CHECK_EQ(c->log.stats_interval, 0);
 	CHECK(!strcmp(c->log.stats_file, CONF_STATS_FILE));
 	CHECK_EQ(c->log.stats_max_bytes, CONF_MAX_BYTES);
@@ -740,6 +850,146 @@ out:
 	return ok;
 }
 
+/* ---- [mcast] ------------------------------------------------------------ */
+
+static const char mcasts[] =
+	"[mcast]\n"			/* before [dsr]: any order */
+	"Source = 10.0.0.1\n"
+	"Group = 239.1.1.1\n"
+	"Layers = 2\n"
+	"[dsr]\nAddress = 10.0.0.7/24\n"
+	"[mcast]\n"
+	"Layers = 3\t\t# the first three\n"
+	"Tag = rtp\n"
+	"Group = 239.1.1.2\n"
+	"Source = 10.0.0.1\n"
+	"[mcast]\n"
+	"Source = 223.255.255.254\n"
+	"Group = 224.0.1.0\n"
+	"Layers = 128\n"
+	"Tag = byte\n"
+	"Offset = 65535\n"
+	"GroupLayers = 128\n"
+	"[mcast]\n"
+	"GroupLayers = 12\n"
+	"Tids = 8\n"
+	"Id = 255\n"
+	"Tag = rtp\n"
+	"Layers = 12\n"
+	"Group = 239.255.255.255\n"
+	"Source = 1.0.0.1\n"
+	/* the same group from another source: another stream */
+	"[mcast]\n"
+	"Source = 10.0.0.2\n"
+	"Group = 239.1.1.1\n"
+	"Layers = 1\n"
+	"GroupLayers = 1\n"
+	"[mcast]\n"
+	"Source = 10.0.0.1\n"
+	"Group = 239.1.1.3\n"
+	"Layers = 4\n"
+	"Tag = byte\n";
+
+static uint32_t mc_val(const struct conf *c, size_t i, int id)
+{
+	return dsr_mc_get(&c->mc[i].req, id);
+}
+
+static bool mc_has(const struct conf *c, size_t i, int id)
+{
+	return dsr_mc_has(&c->mc[i].req, id);
+}
+
+static bool t_mcasts(void)
+{
+	char err[ERRLEN];
+	struct conf *c = malloc(sizeof(*c));
+	bool ok = false;
+
+	if (!c || !parse(c, mcasts, err))
+		goto out;
+	CHECK_EQ(c->nmc, 6);
+	/* no tag: none sent, the group's stays (the kernel's for a new one) */
+	CHECK_EQ(c->mc[0].line, 1);
+	CHECK_EQ(mc_val(c, 0, DSR_A_MC_SOURCE), ip("10.0.0.1"));
+	CHECK_EQ(mc_val(c, 0, DSR_A_MC_GROUP), ip("239.1.1.1"));
+	CHECK_EQ(mc_val(c, 0, DSR_A_MC_LAYERS), 2);
+	CHECK(!dsr_mc_tagged(&c->mc[0].req));
+	/* Tag = rtp: its defaults, id 1 and tids 0, as ahctl's */
+	CHECK_EQ(c->mc[1].line, 7);
+	CHECK_EQ(mc_val(c, 1, DSR_A_MC_LAYERS), 3);
+	CHECK_EQ(mc_val(c, 1, DSR_A_MC_TAG_MODE), DSR_MC_TAG_RTP);
+	CHECK_EQ(mc_val(c, 1, DSR_A_MC_TAG_EXT_ID), DSR_MC_DEF_EXT_ID);
+	CHECK_EQ(mc_val(c, 1, DSR_A_MC_TAG_TIDS), DSR_MC_DEF_TIDS);
+	CHECK(!mc_has(c, 1, DSR_A_MC_TAG_OFFSET));
+	CHECK(!mc_has(c, 1, DSR_A_MC_TAG_LAYERS));
+	/* the limits of each value */
+	CHECK_EQ(mc_val(c, 2, DSR_A_MC_SOURCE), ip("223.255.255.254"));
+	CHECK_EQ(mc_val(c, 2, DSR_A_MC_GROUP), ip("224.0.1.0"));
+	CHECK_EQ(mc_val(c, 2, DSR_A_MC_LAYERS), 128);
+	CHECK_EQ(mc_val(c, 2, DSR_A_MC_TAG_MODE), DSR_MC_TAG_BYTE);
+	CHECK_EQ(mc_val(c, 2, DSR_A_MC_TAG_OFFSET), 65535);
+	CHECK_EQ(mc_val(c, 2, DSR_A_MC_TAG_LAYERS), 128);
+	CHECK(!mc_has(c, 2, DSR_A_MC_TAG_EXT_ID));
+	CHECK_EQ(mc_val(c, 3, DSR_A_MC_SOURCE), ip("1.0.0.1"));
+	CHECK_EQ(mc_val(c, 3, DSR_A_MC_GROUP), ip("239.255.255.255"));
+	CHECK_EQ(mc_val(c, 3, DSR_A_MC_TAG_EXT_ID), 255);
+	CHECK_EQ(mc_val(c, 3, DSR_A_MC_TAG_TIDS), 8);
+	CHECK_EQ(mc_val(c, 3, DSR_A_MC_TAG_LAYERS), 12);
+	/* GroupLayers alone: a tag, without a mode */
+	CHECK(dsr_mc_tagged(&c->mc[4].req));
+	CHECK(!mc_has(c, 4, DSR_A_MC_TAG_MODE));
+	CHECK(!mc_has(c, 4, DSR_A_MC_TAG_OFFSET));
+	CHECK_EQ(mc_val(c, 4, DSR_A_MC_TAG_LAYERS), 1);
+	/* Tag = byte: offset 0 */
+	CHECK_EQ(mc_val(c, 5, DSR_A_MC_TAG_OFFSET), DSR_MC_DEF_OFFSET);
+	CHECK(!mc_has(c, 5, DSR_A_MC_TAG_EXT_ID));
+	CHECK(!mc_has(c, 5, DSR_A_MC_TAG_TIDS));
+	ok = true;
+out:
+	if (c)
+		conf_free(c);
+	free(c);
+	return ok;
+}
+
+/* CONF_MAX_MCAST (the module's groups), and not one more */
+static bool t_mcast_max(void)
+{
+	size_t cap = 64 + (CONF_MAX_MCAST + 1) * 80, n, i;
+	char *in = malloc(cap), err[ERRLEN], want[128];
+	struct conf *c = malloc(sizeof(*c));
+	bool ok = false;
+
+	if (!in || !c)
+		goto out;
+	CHECK_EQ(CONF_MAX_MCAST, 64);
+	n = (size_t)snprintf(in, cap, "[dsr]\nAddress = 10.0.0.1/24\n");
+	for (i = 0; i < CONF_MAX_MCAST; i++)
+		n += (size_t)snprintf(in + n, cap - n,
+				      "[mcast]\nSource = 10.0.0.1\nGroup = 239.1.1.%zu\nLayers = 1\n",
+				      i);
+	CHECK(parse(c, in, err));
+	CHECK_EQ(c->nmc, CONF_MAX_MCAST);
+	conf_free(c);
+	snprintf(in + n, cap - n, "[mcast]\n");
+	conf_init(c);
+	CHECK(conf_parse_buf(c, "t", in, strlen(in), NULL, err, sizeof(err)));
+	snprintf(want, sizeof(want),
+		 "t:%d: more than %d [mcast] sections (the groups a DSR device has)",
+		 2 + 4 * CONF_MAX_MCAST + 1, CONF_MAX_MCAST);
+	if (strcmp(err, want))
+		ktap_diag("got '%s', expected '%s'", err, want);
+	CHECK(!strcmp(err, want));
+	ok = true;
+out:
+	if (c)
+		conf_free(c);
+	free(c);
+	free(in);
+	return ok;
+}
+
 static const struct ktap_case fn_cases[] = {
 	{ "a full config", t_full },
 	{ "the defaults", t_defaults },
@@ -751,6 +1001,8 @@ static const struct ktap_case fn_cases[] = {
 	{ "every transit parameter of the table is a key", t_transit_names },
 	{ "[slice]: leases, their defaults and limits", t_slices },
 	{ "[slice]: at most CONF_MAX_SECTIONS", t_slice_max },
+	{ "[mcast]: joins, ahctl's limits and tag defaults", t_mcasts },
+	{ "[mcast]: at most 64, the groups of a device", t_mcast_max },
 };
 
 int main(void)

@@ -438,6 +438,7 @@ int genl_request(struct genl *g, struct nl_msg *msg, genl_msg_cb cb,
 	nl_cb_put(nlcb);
 	if (r.error) {
 		kernel_error(r.error, r.ext);
+		errno = r.error;
 		return -1;
 	}
 	if (r.cb_failed)

@@ -73,7 +73,8 @@ void genl_set_sndbuf(struct genl *g, size_t bytes);
  * Send @msg (always freed) and wait for the ACK, or the end of a dump;
  * @cb sees every reply.  Returns 0, GENL_DUMP_INTR when the kernel flagged
  * the dump as inconsistent (nothing printed; the caller may retry), or -1
- * after printing the error (with the kernel's extack message).
+ * after printing the error (with the kernel's extack message; when the
+ * kernel refused the request, errno is then its error).
  */
 #define GENL_DUMP_INTR	1
 int genl_request(struct genl *g, struct nl_msg *msg, genl_msg_cb cb,

@@ -14,17 +14,20 @@
  *	slaves		release gone ones, enslave new ones
  *	address		RTM_DELADDR the old one, RTM_NEWADDR the new
  *	(start: the device is set up)
+ *	mcast		LEAVE the groups taken out; JOIN new and changed ones
  *	slice		GRANT each lease whose interface is not granted
  *
  * macfilter comes first so that a list is in place before any slave is
  * set up; the DSR parameters before the slaves because slave_qdisc acts
- * when a slave is enslaved.  A revoked interface is back in the node
+ * when a slave is enslaved; the joins once the device is up with its
+ * address, which a join needs (and a failed one stops a start as the
+ * other steps do).  A revoked interface is back in the node
  * before the steps that may use it, one leased now is let go by them
  * first; the slice steps never stop a start (a slice's namespace may
  * come later: the next reload grants its lease), and come after
  * everything else there, so a failed start leaves no grant behind.
  * Each family's steps are in apply_dsr.c, apply_macfilter.c,
- * apply_transit.c and apply_slice.c.
+ * apply_transit.c, apply_mcast.c and apply_slice.c.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -254,6 +257,8 @@ int apply_start(struct dsrd *d, const struct conf *c)
 		goto undo;
 	}
 	log_info("%s: up", d->device);
+	if (mc_apply(d, c, &r))
+		goto undo;
 	sl_grant_all(d, c, &r);
 	if (r.failed)
 		log_err("slice: %d of the leases are not granted (logged above); the next reload tries again",
@@ -297,11 +302,15 @@ int apply_reload(struct dsrd *d, const struct conf *c)
 		return -1;
 	sl_revoke_gone(d, c, &r);
 	apply_all(d, c, &r);
+	mc_apply(d, c, &r);
 	sl_grant_all(d, c, &r);
 	return r.failed;
 }
 
-/* The slices keep their grants: each ends at its lease, or by ahctl. */
+/*
+ * The slices keep their grants: each ends at its lease, or by ahctl.  The
+ * multicast groups go with the device: no LEAVE.
+ */
 int apply_teardown(struct dsrd *d)
 {
 	int ret = 0;
@@ -309,6 +318,7 @@ int apply_teardown(struct dsrd *d)
 	if (d->nsl)
 		log_info("slice: %zu grants stay (ahctl slice show)", d->nsl);
 	d->nsl = 0;
+	d->nmc = 0;
 
 	while (d->ntr)
 		if (tr_detach(d, d->ntr - 1)) {

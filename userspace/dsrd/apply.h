@@ -2,7 +2,7 @@
 /*
  * Inside apply: the requests every family's step sends (apply.c), and the
  * steps of each family (apply_dsr.c, apply_macfilter.c, apply_transit.c,
- * apply_slice.c).
+ * apply_slice.c, apply_mcast.c).
  */
 #ifndef DSRD_APPLY_H
 #define DSRD_APPLY_H
@@ -66,11 +66,18 @@ bool sl_returning(const struct dsrd *d, const struct conf *c,
  */
 void sl_event(struct dsrd *d, uint8_t cmd, struct nlattr **tb);
 
-/* dsr: the device, its parameters, slaves and address */
+/* dsr: the device, its parameters, slaves and address; a request on it */
+struct nl_msg *dsr_dev_msg(struct dsrd *d, uint8_t cmd);
 int dsr_create(struct dsrd *d, const struct conf *c);
 int dsr_delete(struct dsrd *d);
 int dsr_params_apply(struct dsrd *d, const struct conf *c, struct run *r);
 int slaves_apply(struct dsrd *d, const struct conf *c, struct run *r);
 int addr_apply(struct dsrd *d, const struct conf *c, struct run *r);
+
+/*
+ * mcast: leave the groups dsrd joined that @c has not, join those of @c
+ * that are new or changed (the device is set up, with its address)
+ */
+int mc_apply(struct dsrd *d, const struct conf *c, struct run *r);
 
 #endif /* DSRD_APPLY_H */

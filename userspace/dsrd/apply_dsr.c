@@ -26,7 +26,7 @@ static const char *param_str(int id, uint32_t v, char *buf, size_t size)
 	return buf;
 }
 
-static struct nl_msg *dsr_msg(struct dsrd *d, uint8_t cmd)
+struct nl_msg *dsr_dev_msg(struct dsrd *d, uint8_t cmd)
 {
 	struct nl_msg *msg = fam_msg(d, FAM_DSR, cmd, 0);
 
@@ -64,7 +64,7 @@ static int defaults_cb(struct nl_msg *msg, void *arg)
 static int dsr_read_defaults(struct dsrd *d)
 {
 	struct defaults r = { .d = d };
-	struct nl_msg *msg = dsr_msg(d, DSR_CMD_GET_PARAMS);
+	struct nl_msg *msg = dsr_dev_msg(d, DSR_CMD_GET_PARAMS);
 
 	if (!msg || genl_request(&d->fam[FAM_DSR].req, msg, defaults_cb, &r)) {
 		log_err("%s: cannot read its parameters", d->device);
@@ -112,7 +112,7 @@ int dsr_params_apply(struct dsrd *d, const struct conf *c,
 	}
 	if (!any)
 		return 0;
-	msg = dsr_msg(d, DSR_CMD_SET_PARAMS);
+	msg = dsr_dev_msg(d, DSR_CMD_SET_PARAMS);
 	if (!msg)
 		return step_failed(r);
 	/* every command is strictly validated: NLA_F_NESTED */

@@ -9,7 +9,7 @@
  * checked as a whole when the next one starts, the file when it ends.
  * Parsing stops at the first error.  This file reads the lines, sections
  * and [log]; the families' sections are conf_dsr.c, conf_macfilter.c,
- * conf_transit.c and conf_slice.c.
+ * conf_transit.c, conf_slice.c and conf_mcast.c.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -37,6 +37,7 @@ static const char *const section_names[__S_MAX] = {
 	[S_MACFILTER] = "macfilter",
 	[S_TRANSIT] = "transit",
 	[S_SLICE] = "slice",
+	[S_MCAST] = "mcast",
 	[S_LOG] = "log",
 };
 
@@ -236,6 +237,7 @@ static const struct key *const section_keys[__S_MAX] = {
 	[S_MACFILTER] = mf_keys,
 	[S_TRANSIT] = tr_keys,
 	[S_SLICE] = sl_keys,
+	[S_MCAST] = mc_keys,
 	[S_LOG] = log_keys,
 };
 
@@ -292,6 +294,8 @@ static int section_finish(struct parser *p)
 		return 0;
 	case S_SLICE:
 		return sl_finish(p, cur_sl(p));
+	case S_MCAST:
+		return mc_finish(p, cur_mc(p));
 	default:
 		return 0;
 	}
@@ -302,7 +306,7 @@ static int section_start(struct parser *p, enum section s)
 	struct conf *c = p->c;
 
 	if (p->first[s] && s != S_MACFILTER && s != S_TRANSIT &&
-	    s != S_SLICE)
+	    s != S_SLICE && s != S_MCAST)
 		return perr(p, "section [%s] given twice (first at line %u)",
 			    section_names[s], p->first[s]);
 	if (!p->first[s])
@@ -312,6 +316,11 @@ static int section_start(struct parser *p, enum section s)
 	    (s == S_SLICE && c->nsl == CONF_MAX_SECTIONS))
 		return perr(p, "more than %d [%s] sections", CONF_MAX_SECTIONS,
 			    section_names[s]);
+	if (s == S_MCAST && c->nmc == CONF_MAX_MCAST)
+		return perr(p, "more than %d [mcast] sections (the groups a DSR device has)",
+			    CONF_MAX_MCAST);
+	if (s == S_MCAST)
+		c->mc[c->nmc++].line = p->line;
 	if (s == S_MACFILTER)
 		c->mf[c->nmf++].line = p->line;
 	if (s == S_TRANSIT) {
@@ -346,7 +355,7 @@ static int parse_header(struct parser *p, char *s)
 		if (!strcmp(s, section_names[i]))
 			break;
 	if (i == __S_MAX)
-		return perr(p, "unknown section [%s] (dsr, dsr.params, macfilter, transit, slice or log)",
+		return perr(p, "unknown section [%s] (dsr, dsr.params, macfilter, transit, slice, mcast or log)",
 			    s);
 	if (section_finish(p))
 		return -1;

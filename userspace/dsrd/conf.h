@@ -7,9 +7,12 @@
  *	[macfilter]	Interface, Mode, MaxEntries, Entry..., EntryFile
  *	[transit]	Interface, Enable, any transit parameter
  *	[slice]		Interface, Slice, Lease, Mode, Keep
+ *	[mcast]		Source, Group, Layers, Tag, Offset, Id, Tids,
+ *			GroupLayers
  *	[log]		Stats*, Events*
  *
- * [macfilter], [transit] and [slice] may be repeated, one per interface.  The
+ * [macfilter], [transit] and [slice] may be repeated, one per interface,
+ * [mcast] one per (source, group).  The
  * parser needs no netlink: everything is checked that can be checked
  * without the kernel, and the first error is reported as "FILE:LINE:
  * message".  Parameter ranges are the kernel's to check.
@@ -26,10 +29,12 @@
 #include <linux/ah_slice.h>
 #include <linux/ah_transit.h>
 
+#include "dsr_mcast.h"
 #include "maclist.h"
 
 #define CONF_MAX_SLAVES		32
 #define CONF_MAX_SECTIONS	32	/* [macfilter], [transit], [slice] each */
+#define CONF_MAX_MCAST		DSR_MC_MAX_GROUPS	/* [mcast]: a dsr0's */
 #define CONF_PATH_MAX		1024
 #define CONF_FILE_MAX		(1 << 20)	/* bytes in a file */
 #define CONF_LINE_MAX		4096
@@ -106,6 +111,16 @@ struct conf_slice {
 	uint8_t nkeep;
 };
 
+/*
+ * A join of the DSR device's local receivers to (Source, Group), as
+ * "ahctl dsr mcast join" takes it: the fields given, with the tag's
+ * defaults (dsr_mc_tag_defaults()); checked as it checks them.
+ */
+struct conf_mcast {
+	unsigned int line;
+	struct dsr_mc_req req;
+};
+
 struct conf_log {
 	unsigned int stats_interval;	/* seconds; 0: no stats */
 	char stats_file[CONF_PATH_MAX];
@@ -124,6 +139,8 @@ struct conf {
 	size_t ntr;
 	struct conf_slice sl[CONF_MAX_SECTIONS];
 	size_t nsl;
+	struct conf_mcast mc[CONF_MAX_MCAST];
+	size_t nmc;
 	struct conf_log log;
 };
 

@@ -2,7 +2,7 @@
 /*
  * Inside the config parser: its state and the helpers the sections share
  * (conf.c), and what each family's sections give it (conf_dsr.c,
- * conf_macfilter.c, conf_transit.c, conf_slice.c).
+ * conf_macfilter.c, conf_transit.c, conf_slice.c, conf_mcast.c).
  */
 #ifndef DSRD_CONF_PARSE_H
 #define DSRD_CONF_PARSE_H
@@ -19,6 +19,7 @@ enum section {
 	S_MACFILTER,
 	S_TRANSIT,
 	S_SLICE,
+	S_MCAST,
 	S_LOG,
 	__S_MAX,
 };
@@ -59,6 +60,11 @@ static inline struct conf_slice *cur_sl(struct parser *p)
 	return &p->c->sl[p->c->nsl - 1];
 }
 
+static inline struct conf_mcast *cur_mc(struct parser *p)
+{
+	return &p->c->mc[p->c->nmc - 1];
+}
+
 /* Values: 0, or -1 with the error in p->err */
 int parse_uint(struct parser *p, const char *key, const char *s,
 	       uint32_t min, uint32_t max, uint32_t *v);
@@ -78,21 +84,25 @@ struct key {
 	int (*parse)(struct parser *p, char *v);
 };
 
-/* The keys of [dsr], [macfilter], [transit], [slice]; a NULL name ends
- * each. */
+/* The keys of [dsr], [macfilter], [transit], [slice], [mcast]; a NULL
+ * name ends each. */
 extern const struct key dsr_keys[];
 extern const struct key mf_keys[];
 extern const struct key tr_keys[];
 extern const struct key sl_keys[];
+extern const struct key mc_keys[];
 
 /* A parameter of [dsr.params], or of [transit] (any other key). */
 int dsr_param(struct parser *p, const char *key, const char *v);
 int tr_param(struct parser *p, const char *key, const char *v);
 
-/* The checks when a [macfilter] or [slice] ends, and when the file does
- * (check_slices: no lease of an interface the node uses itself). */
+/* The checks when a [macfilter], [slice] or [mcast] ends (mc_finish:
+ * what a join lacks, fields that do not go together, the tag's
+ * defaults), and when the file does (check_slices: no lease of an
+ * interface the node uses itself). */
 int mf_finish(struct parser *p, struct conf_macfilter *mf);
 int sl_finish(struct parser *p, struct conf_slice *sl);
+int mc_finish(struct parser *p, struct conf_mcast *mc);
 int check_gateway(struct parser *p);
 int check_slices(struct parser *p);
 

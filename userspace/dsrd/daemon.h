@@ -17,6 +17,7 @@
 
 #include "attrs.h"
 #include "conf.h"
+#include "dsr_mcast.h"
 #include "genl.h"
 #include "maclist.h"
 #include "notify.h"
@@ -106,6 +107,9 @@ struct dsrd {
 	size_t ntr;
 	struct sl_applied sl[2 * CONF_MAX_SECTIONS];	/* see apply_slice.c */
 	size_t nsl;
+	/* the joins of [mcast] the kernel took, as the config said them */
+	struct dsr_mc_req mc[CONF_MAX_MCAST];
+	size_t nmc;
 
 	/* logs */
 	struct statlog stats;	/* stats.fd < 0: none */

@@ -2,7 +2,8 @@
 /*
  * dsrd: set up a node of a DSR ad hoc network from a config file (dsr0,
  * its interfaces and address, the DSR parameters, macfilter, transit,
- * the leases of interfaces to slices), log the modules' notifications and
+ * the multicast streams its receivers join, the leases of interfaces to
+ * slices), log the modules' notifications and
  * counters, apply a changed config on SIGHUP, undo it all on SIGTERM
  * (the leases aside: they run on).  See docs/dsrd.8 and docs/dsrd.conf.5.
  *

@@ -1,0 +1,237 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# dsrd's [mcast] joins against a stand-in for the dsr module's family
+# (fake_dsr.so, preloaded into dsrd_mcast_run, which is dsrd without its
+# main(): see dsrd_mcast_run.c), in KTAP: the requests its start makes
+# (one MCAST_JOIN a section, on the device's ifindex, with the attributes
+# "ahctl dsr mcast join" sends for the same words: each of its ABI width,
+# the tag's defaults) and its reloads (nothing for an unchanged file; one
+# LEAVE for a section taken out and one JOIN for a changed one; a tag
+# taken out sent as the kernel's default tag); a join the kernel refuses
+# counted, not kept, and tried again on the next reload; a leave refused
+# kept and tried again, unless the kernel has no such group; a start that
+# stops at a refused join; and "dsrd --check" on [mcast] sections.
+#
+# Needs the built dsrd (userspace/dsrd/dsrd, for --check; or $DSRD) and
+# dsrd_mcast_run and fake_dsr.so (make -C tests/unit): skipped without
+# them.  The stand-in answers from a netlink socket of its own, which
+# needs CAP_NET_ADMIN: skipped without it.  Exits 1 if any test fails.
+set -u
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
+DSRD=${DSRD:-$ROOT/userspace/dsrd/dsrd}
+RUN=$HERE/dsrd_mcast_run
+# shellcheck source=fake_run.sh
+source "$HERE/fake_run.sh"
+
+fake_start fake_dsr.so FAKE_DSR=absent "$RUN" "make -C tests/unit"
+
+# has DESC TEXT PART...: every PART is in TEXT
+has() {
+	local desc=$1 text=$2 p
+	shift 2
+	for p in "$@"; do
+		if [[ $text != *"$p"* ]]; then
+			result 0 "$desc" "missing: $p" "in: $text"
+			return
+		fi
+	done
+	result 1 "$desc"
+}
+
+# conf NAME [SECTION]...: $TMP/NAME, a [dsr] and an [mcast] per SECTION,
+# "SOURCE GROUP LAYERS [Key=Value]..."
+conf() {
+	local f=$TMP/$1 sec s g l rest kv
+	shift
+	printf '[dsr]\nAddress = 10.0.0.5/24\n' > "$f"
+	for sec in "$@"; do
+		read -r s g l rest <<< "$sec"
+		printf '[mcast]\nSource = %s\nGroup = %s\nLayers = %s\n' \
+			"$s" "$g" "$l" >> "$f"
+		for kv in $rest; do
+			printf '%s = %s\n' "${kv%%=*}" "${kv#*=}" >> "$f"
+		done
+	done
+}
+
+# run ARGS...: dsrd_mcast_run under the stand-in, in $TMP; $rc, $stdout,
+# $stderr, $req (the requests, "-- CONF" before each CONF's)
+run() {
+	: > "$LOG"
+	(cd "$TMP" && LD_PRELOAD=$FAKE FAKE_DSR_LOG=$LOG \
+		"$RUN" "$@" > "$TMP/out" 2> "$TMP/err")
+	rc=$?
+	stdout=$(< "$TMP/out")
+	stderr=$(< "$TMP/err")
+	req=$(< "$LOG")
+}
+
+conf one "10.0.0.1 239.1.1.1 2"
+run one
+if [[ $rc != 0 || $stdout != "one: failed 0;"* ]]; then
+	ktap_skip_all "the stand-in cannot answer (sending to dsrd's socket needs CAP_NET_ADMIN)"
+fi
+
+J="mcast_join flags=0 v2 ifindex=7"
+L="mcast_leave flags=0 v2 ifindex=7"
+
+# ---- start, then reloads ----------------------------------------------------
+# start: a group without a tag, one with "Tag = rtp" (its defaults), one
+# with every byte field; 1: the same file; 2: the first taken out, the
+# second's Layers changed; 3: the third's tag taken out
+conf start "10.0.0.1 239.1.1.1 2" "10.0.0.1 239.1.1.2 3 Tag=rtp" \
+	"10.0.0.9 239.1.1.3 4 GroupLayers=8 Offset=65535 Tag=byte"
+cp "$TMP/start" "$TMP/1"
+conf 2 "10.0.0.1 239.1.1.2 1 Tag=rtp" \
+	"10.0.0.9 239.1.1.3 4 GroupLayers=8 Offset=65535 Tag=byte"
+conf 3 "10.0.0.1 239.1.1.2 1 Tag=rtp" "10.0.0.9 239.1.1.3 4"
+run start 1 2 3 3
+same "start, then reloads: what dsrd holds after each" "$stdout
+exit $rc" \
+"start: failed 0; joined by dsrd: source 10.0.0.1 group 239.1.1.1 layers 2; source 10.0.0.1 group 239.1.1.2 layers 3 tag rtp id 1 tids 0; source 10.0.0.9 group 239.1.1.3 layers 4 tag byte offset 65535 group-layers 8
+1: failed 0; joined by dsrd: source 10.0.0.1 group 239.1.1.1 layers 2; source 10.0.0.1 group 239.1.1.2 layers 3 tag rtp id 1 tids 0; source 10.0.0.9 group 239.1.1.3 layers 4 tag byte offset 65535 group-layers 8
+2: failed 0; joined by dsrd: source 10.0.0.1 group 239.1.1.2 layers 1 tag rtp id 1 tids 0; source 10.0.0.9 group 239.1.1.3 layers 4 tag byte offset 65535 group-layers 8
+3: failed 0; joined by dsrd: source 10.0.0.1 group 239.1.1.2 layers 1 tag rtp id 1 tids 0; source 10.0.0.9 group 239.1.1.3 layers 4
+3: failed 0; joined by dsrd: source 10.0.0.1 group 239.1.1.2 layers 1 tag rtp id 1 tids 0; source 10.0.0.9 group 239.1.1.3 layers 4
+exit 0"
+same "start: a JOIN a section, each attribute of its width, the tag's defaults" \
+	"$(sed -n '/^-- start$/,/^-- 1$/p' <<< "$req")" \
+"-- start
+$J mc_source=10.0.0.1 mc_group=239.1.1.1 mc_layers=2
+$J mc_source=10.0.0.1 mc_group=239.1.1.2 mc_layers=3 mc_tag_mode=1 mc_tag_ext_id=1 mc_tag_tids=0
+$J mc_source=10.0.0.9 mc_group=239.1.1.3 mc_layers=4 mc_tag_mode=0 mc_tag_layers=8 mc_tag_offset=65535
+-- 1"
+same "reload: nothing for an unchanged file; a LEAVE for the section taken out, a JOIN for the changed one" \
+	"$(sed -n '/^-- 1$/,/^-- 3$/p' <<< "$req")" \
+"-- 1
+-- 2
+$L mc_source=10.0.0.1 mc_group=239.1.1.1
+$J mc_source=10.0.0.1 mc_group=239.1.1.2 mc_layers=1 mc_tag_mode=1 mc_tag_ext_id=1 mc_tag_tids=0
+-- 3"
+same "reload: a tag taken out is sent as a new group's (byte, offset 0, 128 layers), once" \
+	"$(sed -n '/^-- 3$/,$p' <<< "$req")" \
+"-- 3
+$J mc_source=10.0.0.9 mc_group=239.1.1.3 mc_layers=4 mc_tag_mode=0 mc_tag_layers=128 mc_tag_offset=0
+-- 3"
+has "start and reloads: what dsrd logs" "$stderr" \
+	"dsrd: dsr0: mcast source 10.0.0.1 group 239.1.1.1 layers 2: joined" \
+	"dsrd: dsr0: mcast source 10.0.0.1 group 239.1.1.1: left" \
+	"dsrd: dsr0: mcast source 10.0.0.1 group 239.1.1.2 layers 1 tag rtp id 1 tids 0: joined again (was layers 3 tag rtp id 1 tids 0)"
+
+# ---- the same joins as ahctl's ----------------------------------------------
+# each section against "ahctl dsr mcast join" with the same words, under
+# the same stand-in: the same attributes (after the device's)
+if [[ -x $AHCTL ]] && ! ldd "$AHCTL" 2>/dev/null | grep -q libasan; then
+	conf words "10.0.0.1 239.1.1.1 2 Tag=rtp Id=255 Tids=8 GroupLayers=12" \
+		"223.255.255.254 224.0.1.0 128" \
+		"1.0.0.1 239.255.255.255 1 GroupLayers=128" \
+		"10.0.0.1 239.1.1.4 3 Tag=byte"
+	run words
+	dsrd_req=$(grep -v '^--' <<< "$req" | sed 's/ ifindex=7//')
+	: > "$LOG"
+	for a in "source 10.0.0.1 group 239.1.1.1 layers 2 tag rtp id 255 tids 8 group-layers 12" \
+		 "source 223.255.255.254 group 224.0.1.0 layers 128" \
+		 "source 1.0.0.1 group 239.255.255.255 layers 1 group-layers 128" \
+		 "source 10.0.0.1 group 239.1.1.4 layers 3 tag byte"; do
+		# shellcheck disable=SC2086
+		LD_PRELOAD=$FAKE FAKE_DSR_LOG=$LOG "$AHCTL" dsr mcast join dsr0 $a
+	done
+	same "each JOIN is ahctl's for the same words" "$dsrd_req" \
+		"$(sed 's/ ifname=dsr0//' "$LOG")"
+else
+	result 1 "each JOIN is ahctl's for the same words # SKIP no ahctl without ASan"
+fi
+
+# ---- the kernel refuses -----------------------------------------------------
+# 239.1.1.4 is refused on reload 4: the others still go, it is not kept;
+# on reload 5 (no error) it is sent again, and only it
+conf 4a "10.0.0.1 239.1.1.1 2"
+conf 4 "10.0.0.1 239.1.1.1 3" "10.0.0.1 239.1.1.4 2" "10.0.0.1 239.1.1.5 2"
+run 4a FAKE_DSR_ERROR="28:the multicast table is full" \
+	FAKE_DSR_ERROR_GROUP=239.1.1.4 4 FAKE_DSR_ERROR= 4
+same "a refused join: counted, not kept; the next reload sends it again" \
+	"$stdout
+$req" \
+"4a: failed 0; joined by dsrd: source 10.0.0.1 group 239.1.1.1 layers 2
+4: failed 1; joined by dsrd: source 10.0.0.1 group 239.1.1.1 layers 3; source 10.0.0.1 group 239.1.1.5 layers 2
+4: failed 0; joined by dsrd: source 10.0.0.1 group 239.1.1.1 layers 3; source 10.0.0.1 group 239.1.1.5 layers 2; source 10.0.0.1 group 239.1.1.4 layers 2
+-- 4a
+$J mc_source=10.0.0.1 mc_group=239.1.1.1 mc_layers=2
+-- 4
+$J mc_source=10.0.0.1 mc_group=239.1.1.1 mc_layers=3
+$J mc_source=10.0.0.1 mc_group=239.1.1.4 mc_layers=2
+$J mc_source=10.0.0.1 mc_group=239.1.1.5 mc_layers=2
+-- 4
+$J mc_source=10.0.0.1 mc_group=239.1.1.4 mc_layers=2"
+has "a refused join: the kernel's reason, and what it means" "$stderr" \
+	"dsrd: No space left on device: the multicast table is full" \
+	"dsrd: dsr0: mcast source 10.0.0.1 group 239.1.1.4 layers 2: cannot join"
+
+# a changed join refused: the join as it was stays dsrd's
+run 4a FAKE_DSR_ERROR="22:layers must be 1..128" 4
+same "a refused change: counted; the join as it was stays" "$stdout" \
+"4a: failed 0; joined by dsrd: source 10.0.0.1 group 239.1.1.1 layers 2
+4: failed 3; joined by dsrd: source 10.0.0.1 group 239.1.1.1 layers 2"
+
+# leaves: refused (kept, left on the next reload), or of a group the
+# kernel does not have (forgotten, not a failure)
+conf none
+run 4a FAKE_DSR_ERROR="1:no" none FAKE_DSR_ERROR= none
+same "a refused leave: counted, kept; the next reload leaves again" \
+	"$stdout
+$(grep -c mcast_leave <<< "$req")" \
+"4a: failed 0; joined by dsrd: source 10.0.0.1 group 239.1.1.1 layers 2
+none: failed 1; joined by dsrd: source 10.0.0.1 group 239.1.1.1 layers 2
+none: failed 0; joined by dsrd:
+2"
+run 4a FAKE_DSR_ERROR="2:no local receivers of this source and group" none none
+same "a leave of a group the kernel has not: forgotten, not a failure" \
+	"$stdout
+$(grep -c mcast_leave <<< "$req")" \
+"4a: failed 0; joined by dsrd: source 10.0.0.1 group 239.1.1.1 layers 2
+none: failed 0; joined by dsrd:
+none: failed 0; joined by dsrd:
+1"
+has "a leave of a group the kernel has not: logged" "$stderr" \
+	"dsrd: dsr0: mcast source 10.0.0.1 group 239.1.1.1: no local receivers in the kernel (left meanwhile); forgotten"
+
+# a start stops at the first join refused (dsrd then undoes everything)
+run FAKE_DSR_ERROR="95:nope" FAKE_DSR_ERROR_GROUP=239.1.1.4 4
+same "start: a refused join stops it, no join after it" "$stdout
+$(grep -c mcast_join <<< "$req")" \
+"4: failed 1; joined by dsrd: source 10.0.0.1 group 239.1.1.1 layers 3
+2"
+
+# ---- no [mcast]: no requests ------------------------------------------------
+run none none
+same "no [mcast]: the module is not asked anything" "$req" "-- none
+-- none"
+
+# ---- dsrd --check -----------------------------------------------------------
+if [[ -x $DSRD ]]; then
+	conf good "10.0.0.1 239.1.1.1 2 Tag=rtp Id=3 Tids=2 GroupLayers=4" \
+		"10.0.0.1 239.1.1.2 128"
+	"$DSRD" --check -c "$TMP/good" > "$TMP/out" 2>&1
+	rc=$?
+	same "dsrd --check: valid [mcast] sections" "$rc $(< "$TMP/out")" "0 "
+	conf bad "10.0.0.1 239.1.1.1 2 Offset=3"
+	"$DSRD" --check -c "$TMP/bad" > "$TMP/out" 2>&1
+	rc=$?
+	same "dsrd --check: Offset without Tag = byte, exit 2" \
+		"$rc $(< "$TMP/out")" "2 dsrd: $TMP/bad:7: Offset needs Tag = byte"
+	conf bad "10.0.0.1 224.0.0.251 2"
+	"$DSRD" --check -c "$TMP/bad" > "$TMP/out" 2>&1
+	rc=$?
+	same "dsrd --check: a link-local Group, exit 2" "$rc $(< "$TMP/out")" \
+		"2 dsrd: $TMP/bad:5: invalid Group '224.0.0.251' (a multicast group, 224.0.1.0 to 239.255.255.255: 224.0.0.0/24 is link-local)"
+else
+	for d in "valid [mcast] sections" "Offset without Tag = byte, exit 2" \
+		 "a link-local Group, exit 2"; do
+		result 1 "dsrd --check: $d # SKIP $DSRD is not built"
+	done
+fi
+
+ktap_done

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dsrd: the joins of the DSR device's local receivers to layered
+ * multicast groups, [mcast] (see apply.c, docs/mcast.md).
+ *
+ * A join needs the device's address, so this step comes once the device
+ * is set up: one MCAST_JOIN a section, built by the common library as
+ * "ahctl dsr mcast join" builds it.  dsrd keeps each join the kernel took
+ * as its section said it; a reload sends a LEAVE for each of those whose
+ * section was taken out and a JOIN for each section that is new or
+ * changed (a JOIN of a group the device has changes it in place), and
+ * nothing for the others.  A join that fails is not kept, so the next
+ * reload tries again; a leave that fails keeps the join, unless the
+ * kernel has no such group (left with ahctl meanwhile).  No leave when
+ * dsrd stops: the groups go with the device.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <string.h>
+
+#include <linux/ah_dsr.h>
+
+#include "apply.h"
+#include "dsr_mcast.h"
+#include "dsrd.h"
+#include "log.h"
+
+/* "source S group G layers N tag ..." and more */
+#define MC_STR_MAX	192
+
+static int mc_send(struct dsrd *d, const struct dsr_mc_req *req, bool join)
+{
+	struct nl_msg *msg = dsr_dev_msg(d, join ? DSR_CMD_MCAST_JOIN :
+					 DSR_CMD_MCAST_LEAVE);
+
+	if (!msg)
+		return -1;
+	if (dsr_mc_put(msg, req, join))
+		return put_failed(msg);
+	errno = 0;
+	return fam_send(d, FAM_DSR, msg);
+}
+
+/* The join of dsrd's of @req's (source, group), or -1 */
+static int mc_find(const struct dsrd *d, const struct dsr_mc_req *req)
+{
+	size_t i;
+
+	for (i = 0; i < d->nmc; i++)
+		if (dsr_mc_same_group(&d->mc[i], req))
+			return (int)i;
+	return -1;
+}
+
+static bool mc_in_conf(const struct conf *c, const struct dsr_mc_req *req)
+{
+	size_t i;
+
+	for (i = 0; i < c->nmc; i++)
+		if (dsr_mc_same_group(&c->mc[i].req, req))
+			return true;
+	return false;
+}
+
+static void mc_forget(struct dsrd *d, size_t i)
+{
+	memmove(&d->mc[i], &d->mc[i + 1], (d->nmc - i - 1) * sizeof(d->mc[0]));
+	d->nmc--;
+}
+
+static int mc_leave(struct dsrd *d, size_t i)
+{
+	char s[MC_STR_MAX];
+
+	dsr_mc_str(&d->mc[i], false, s, sizeof(s));
+	if (mc_send(d, &d->mc[i], false)) {
+		if (errno != ENOENT) {
+			log_err("%s: mcast %s: cannot leave; the next reload tries again",
+				d->device, s);
+			return -1;
+		}
+		log_info("%s: mcast %s: no local receivers in the kernel (left meanwhile); forgotten",
+			 d->device, s);
+	} else {
+		log_info("%s: mcast %s: left", d->device, s);
+	}
+	mc_forget(d, i);
+	return 0;
+}
+
+/*
+ * The kernel keeps a group's tag unless a join gives one: a section whose
+ * tag was taken out sends the tag a new group gets (byte, offset 0, all
+ * the layers).
+ */
+static void mc_untag(struct dsr_mc_req *req)
+{
+	dsr_mc_set(req, DSR_A_MC_TAG_MODE, DSR_MC_TAG_BYTE);
+	dsr_mc_set(req, DSR_A_MC_TAG_LAYERS, DSR_MC_MAX_LAYERS);
+	dsr_mc_tag_defaults(req);
+}
+
+static int mc_join(struct dsrd *d, const struct conf_mcast *cm)
+{
+	char s[MC_STR_MAX], was[MC_STR_MAX];
+	struct dsr_mc_req req = cm->req, old;
+	int i = mc_find(d, &cm->req);
+
+	if (i >= 0 && dsr_mc_equal(&d->mc[i], &cm->req))
+		return 0;
+	if (i < 0 && d->nmc == ARRAY_SIZE(d->mc)) {
+		dsr_mc_str(&req, true, s, sizeof(s));
+		log_err("%s: mcast %s: not joined: dsrd holds %zu groups already (leaves failed)",
+			d->device, s, d->nmc);
+		return -1;
+	}
+	if (i >= 0 && dsr_mc_tagged(&d->mc[i]) && !dsr_mc_tagged(&req))
+		mc_untag(&req);
+	dsr_mc_str(&req, true, s, sizeof(s));
+	if (mc_send(d, &req, true)) {
+		log_err("%s: mcast %s: cannot join%s", d->device, s,
+			i >= 0 ? "; the join as it was stays" : "");
+		return -1;
+	}
+	if (i < 0) {
+		log_info("%s: mcast %s: joined", d->device, s);
+		d->mc[d->nmc++] = cm->req;
+		return 0;
+	}
+	/* what it was, after its source and group */
+	old = d->mc[i];
+	old.has[DSR_A_MC_SOURCE - DSR_MC_FIRST] = false;
+	old.has[DSR_A_MC_GROUP - DSR_MC_FIRST] = false;
+	dsr_mc_str(&old, true, was, sizeof(was));
+	log_info("%s: mcast %s: joined again (was %s)", d->device, s, was);
+	d->mc[i] = cm->req;
+	return 0;
+}
+
+int mc_apply(struct dsrd *d, const struct conf *c, struct run *r)
+{
+	size_t i;
+
+	for (i = d->nmc; i-- > 0;)
+		if (!mc_in_conf(c, &d->mc[i]) && mc_leave(d, i) &&
+		    step_failed(r))
+			return -1;
+	for (i = 0; i < c->nmc; i++)
+		if (mc_join(d, &c->mc[i]) && step_failed(r))
+			return -1;
+	return 0;
+}
