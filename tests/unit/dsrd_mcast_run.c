@@ -17,29 +17,19 @@
  * line to stdout: "CONF: failed N; joined by dsrd: [JOIN; ...]", each
  * JOIN in ahctl's words ("source S group G layers N ...").  dsrd's
  * messages go to stderr.  Exit status 1 if a CONF is invalid or the
- * family cannot be opened.
+ * family cannot be opened.  The part it shares with dsrd_slice_run is
+ * dsrd_run.c's.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "apply.h"
-#include "daemon.h"
-#include "dsrd.h"
-#include "log.h"
+#include "dsrd_run.h"
 
-#define FAKE_IFINDEX	7
-
-static void mark(const char *conf)
+static void apply(struct dsrd *d, const struct conf *c, struct run *r,
+		  bool first)
 {
-	const char *path = getenv("FAKE_DSR_LOG");
-	FILE *f = path ? fopen(path, "a") : NULL;
-
-	if (!f)
-		return;
-	fprintf(f, "-- %s\n", conf);
-	fclose(f);
+	(void)first;	/* the start stops at a failed join: start_stops */
+	mc_apply(d, c, r);
 }
 
 /* " JOIN; JOIN" for each of dsrd's, in its order */
@@ -57,62 +47,12 @@ static void print_applied(const struct dsrd *d)
 	fflush(stdout);
 }
 
-static int run_conf(struct dsrd *d, const char *path, bool first)
-{
-	struct run r = { .keep_going = !first };
-	char err[1024];
-	struct conf *c = malloc(sizeof(*c));
-
-	if (!c)
-		return -1;
-	conf_init(c);
-	if (conf_load(c, path, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
-		conf_free(c);
-		free(c);
-		return -1;
-	}
-	mark(path);
-	mc_apply(d, c, &r);
-	printf("%s: failed %d;", path, r.failed);
-	print_applied(d);
-	conf_free(c);
-	free(c);
-	return 0;
-}
-
-int main(int argc, char **argv)
-{
-	static struct dsrd d;
-	struct fam *fam = &d.fam[FAM_DSR];
-	bool first = true;
-	char *eq;
-	int i;
-
-	prog_name = DSRD_NAME;
-	log_init();
-	fam->f = &dsr_family;
-	if (genl_open(&fam->req, NULL, &dsr_family.desc))
-		return 1;
-	fam->present = true;
-	d.stats.fd = -1;
-	d.events.fd = -1;
-	strcpy(d.device, "dsr0");
-	d.dev_ifindex = FAKE_IFINDEX;
-	for (i = 1; i < argc; i++) {
-		eq = strchr(argv[i], '=');
-		if (eq) {
-			*eq = '\0';
-			if (eq[1])
-				setenv(argv[i], eq + 1, 1);
-			else
-				unsetenv(argv[i]);
-			continue;
-		}
-		if (run_conf(&d, argv[i], first))
-			return 1;
-		first = false;
-	}
-	genl_close(&fam->req);
-	return 0;
-}
+const struct dsrd_runner runner = {
+	.fam = FAM_DSR,
+	.log_env = "FAKE_DSR_LOG",
+	.device = "dsr0",
+	.ifindex = 7,
+	.start_stops = true,
+	.apply = apply,
+	.print_applied = print_applied,
+};

@@ -21,28 +21,22 @@
  * notifications as dsrd's loop does (subscribing the first time: the
  * stand-in sends its three then), and prints "events: granted by dsrd:
  * ..." after them.  dsrd's messages go to stderr.  Exit status 1 if a
- * CONF is invalid or the family cannot be opened.
+ * CONF is invalid or the family cannot be opened.  The part it shares
+ * with dsrd_mcast_run is dsrd_run.c's.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "apply.h"
-#include "daemon.h"
-#include "dsrd.h"
-#include "log.h"
+#include "dsrd_run.h"
 
-static void mark(const char *conf)
+static void apply(struct dsrd *d, const struct conf *c, struct run *r,
+		  bool first)
 {
-	const char *path = getenv("FAKE_SLICE_LOG");
-	FILE *f = path ? fopen(path, "a") : NULL;
-
-	if (!f)
-		return;
-	fprintf(f, "-- %s\n", conf);
-	fclose(f);
+	if (!first)
+		sl_revoke_gone(d, c, r);
+	sl_grant_all(d, c, r);
 }
 
 /* " IFACE=SLICE[/LEASE][+map[:PORT,...] [ADDR]]" for each of dsrd's */
@@ -73,28 +67,6 @@ static void print_applied(const struct dsrd *d)
 	fflush(stdout);
 }
 
-static int run_conf(struct dsrd *d, const char *path, bool first)
-{
-	struct run r = { .keep_going = true };
-	char err[1024];
-	struct conf c;
-
-	conf_init(&c);
-	if (conf_load(&c, path, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
-		conf_free(&c);
-		return -1;
-	}
-	mark(path);
-	if (!first)
-		sl_revoke_gone(d, &c, &r);
-	sl_grant_all(d, &c, &r);
-	printf("%s: failed %d;", path, r.failed);
-	print_applied(d);
-	conf_free(&c);
-	return 0;
-}
-
 /* What dsrd's loop does when the notifications socket is readable */
 static int events(struct dsrd *d)
 {
@@ -121,47 +93,20 @@ static int stats(struct dsrd *d, const char *path)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* stats:FILE and events */
+static int arg(struct dsrd *d, const char *arg)
 {
-	static struct dsrd d;
-	struct fam *fam = &d.fam[FAM_SLICE];
-	bool first = true;
-	char *eq;
-	int i;
-
-	prog_name = DSRD_NAME;
-	log_init();
-	fam->f = &slice_family;
-	if (genl_open(&fam->req, NULL, &slice_family.desc))
-		return 1;
-	fam->present = true;
-	d.stats.fd = -1;
-	d.events.fd = -1;
-	for (i = 1; i < argc; i++) {
-		if (!strncmp(argv[i], "stats:", 6)) {
-			if (stats(&d, argv[i] + 6))
-				return 1;
-			continue;
-		}
-		if (!strcmp(argv[i], "events")) {
-			if (events(&d))
-				return 1;
-			continue;
-		}
-		eq = strchr(argv[i], '=');
-		if (eq) {
-			*eq = '\0';
-			if (eq[1])
-				setenv(argv[i], eq + 1, 1);
-			else
-				unsetenv(argv[i]);
-			continue;
-		}
-		if (run_conf(&d, argv[i], first))
-			return 1;
-		first = false;
-	}
-	genl_close(&fam->ev);
-	genl_close(&fam->req);
-	return 0;
+	if (!strncmp(arg, "stats:", 6))
+		return stats(d, arg + 6);
+	if (!strcmp(arg, "events"))
+		return events(d);
+	return 1;
 }
+
+const struct dsrd_runner runner = {
+	.fam = FAM_SLICE,
+	.log_env = "FAKE_SLICE_LOG",
+	.apply = apply,
+	.print_applied = print_applied,
+	.arg = arg,
+};

@@ -2,14 +2,19 @@
 #
 # A program against a stand-in for a module's generic netlink family
 # (fake_slice.so, fake_dsr.so; see fake_genl.c), for test_ahctl_slice.sh,
-# test_ahctl_dsr_mcast.sh and test_dsrd_slice.sh, which source it (it
-# sources ktap.sh), call fake_start, and define run ARGS... (the program
-# under the stand-in; the ahctl tests' through capture, for expect).
+# test_ahctl_dsr_mcast.sh, test_dsrd_slice.sh and test_dsrd_mcast.sh,
+# which source it (it sources ktap.sh), call fake_start (the dsrd tests:
+# dsrd_start), and define run ARGS... (the program under the stand-in,
+# through capture; the ahctl tests' for expect).
 #
-# $AHCTL: the ahctl the ahctl tests test (default: userspace/ahctl/ahctl).
+# $AHCTL: the ahctl the ahctl tests test (default: userspace/ahctl/ahctl);
+# $DSRD: the dsrd of the dsrd tests' "dsrd --check" (default:
+# userspace/dsrd/dsrd).
 
 FAKE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-AHCTL=${AHCTL:-$(cd "$FAKE_DIR/../.." && pwd)/userspace/ahctl/ahctl}
+FAKE_ROOT=$(cd "$FAKE_DIR/../.." && pwd)
+AHCTL=${AHCTL:-$FAKE_ROOT/userspace/ahctl/ahctl}
+DSRD=${DSRD:-$FAKE_ROOT/userspace/dsrd/dsrd}
 # shellcheck source=ktap.sh
 source "$FAKE_DIR/ktap.sh"
 
@@ -42,6 +47,29 @@ fake_start() {
 	# (their output had nowhere to go).
 	trap '[[ $BASHPID == "$$" ]] && rm -rf "$TMP"' EXIT
 	LOG=$TMP/requests
+}
+
+# dsrd_start SO ABSENT RUNNER: fake_start of $RUN, the RUNNER built here
+# (dsrd_slice_run: dsrd without its main(); see dsrd_run.h), with the
+# stand-in SO; then into $TMP, where the runner's CONF files are, by the
+# names it prints.
+dsrd_start() {
+	RUN=$FAKE_DIR/$3
+	fake_start "$1" "$2" "$RUN" "make -C tests/unit"
+	cd "$TMP" || ktap_skip_all "cannot enter $TMP"
+}
+
+# dsrd_check DESC CONF WANT: "dsrd --check -c CONF" gives WANT, "STATUS
+# OUTPUT"; the test "dsrd --check: DESC", skipped if $DSRD is not built
+dsrd_check() {
+	local said rc	# not out: ktap.sh's
+	if [[ ! -x $DSRD ]]; then
+		result 1 "dsrd --check: $1 # SKIP $DSRD is not built"
+		return
+	fi
+	said=$("$DSRD" --check -c "$2" 2>&1)
+	rc=$?
+	same "dsrd --check: $1" "$rc $said" "$3"
 }
 
 # capture CMD...: CMD, $LOG emptied first; $rc, $stdout, $stderr, $req

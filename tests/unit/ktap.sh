@@ -5,7 +5,7 @@
 #     # shellcheck source=ktap.sh
 #     source "$(dirname "$0")/ktap.sh"
 #
-# result, skip and same number the tests and keep their lines in out[]
+# result, skip, same and has number the tests and keep their lines in out[]
 # ($n tests, $failed of them failed); ktap_done prints the plan and those
 # lines, and is the script's exit status (its last command).  The script
 # prints "KTAP version 1" itself, first or just before ktap_done.
@@ -41,6 +41,19 @@ same() {
 	else
 		result 0 "$1" "got:" "$2" "want:" "$3"
 	fi
+}
+
+# has DESC TEXT PART...: every PART is in TEXT
+has() {
+	local desc=$1 text=$2 p
+	shift 2
+	for p in "$@"; do
+		if [[ $text != *"$p"* ]]; then
+			result 0 "$desc" "missing: $p" "in: $text"
+			return
+		fi
+	done
+	result 1 "$desc"
 }
 
 # ktap_skip_all REASON: no test can run here: the plan "1..0 # SKIP

@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -447,7 +448,22 @@ static uint32_t ip(const char *s)
 	return in.s_addr;
 }
 
-static bool check_full(struct conf *c)
+/* @in parses, and @check holds of what it gives */
+static bool parses_to(const char *in, bool (*check)(const struct conf *c))
+{
+	char err[ERRLEN];
+	struct conf *c = malloc(sizeof(*c));
+	bool ok;
+
+	if (!c)
+		return false;
+	ok = parse(c, in, err) && check(c);
+	conf_free(c);
+	free(c);
+	return ok;
+}
+
+static bool check_full(const struct conf *c)
 {
 	const struct conf_macfilter *m = &c->mf[0];
 	const struct conf_transit *t = &c->tr[0];
@@ -487,28 +503,8 @@ static bool check_full(struct conf *c)
 	return true;
 }
 
-static bool t_full(void)
+static bool check_defaults(const struct conf *c)
 {
-	char err[ERRLEN];
-	struct conf *c = malloc(sizeof(*c));
-	bool ok;
-
-	if (!c)
-		return false;
-	ok = parse(c, full, err) && check_full(c);
-	conf_free(c);
-	free(c);
-	return ok;
-}
-
-static bool t_defaults(void)
-{
-	char err[ERRLEN];
-	struct conf *c = malloc(sizeof(*c));
-	bool ok = false;
-
-	if (!c || !parse(c, "[dsr]\nAddress = 192.168.5.1/24", err))
-		goto out;
 	CHECK(!strcmp(c->dsr.device, "dsr0"));
 	CHECK_EQ(c->dsr.nslaves, 0);
 	CHECK_EQ(c->dsr.gateway, CONF_GW_UNSET);
@@ -518,12 +514,7 @@ static bool t_defaults(void)
 	CHECK_EQ(c->log.stats_max_bytes, CONF_MAX_BYTES);
 	CHECK_EQ(c->log.stats_keep, CONF_KEEP);
 	CHECK(!c->log.events_file[0]);
-	ok = true;
-out:
-	if (c)
-		conf_free(c);
-	free(c);
-	return ok;
+	return true;
 }
 
 /* What Gateway puts into the parameters sent. */
@@ -576,26 +567,15 @@ out:
 }
 
 /* subnet A.B.C.D/LEN in [dsr.params] sets both, as ahctl does. */
-static bool t_subnet_param(void)
+static bool check_subnet_param(const struct conf *c)
 {
-	char err[ERRLEN];
-	struct conf *c = malloc(sizeof(*c));
 	int s = DSR_A_P_SUBNET - DSR_A_P_FIRST;
 	int p = DSR_A_P_SUBNET_PREFIX - DSR_A_P_FIRST;
-	bool ok = false;
 
-	if (!c || !parse(c, "[dsr]\nAddress = 10.0.0.7/24\n[dsr.params]\n"
-			 "gateway = 1\nsubnet = 10.0.0.0/24\n", err))
-		goto out;
 	CHECK_EQ(c->dsr.params.val[s], ip("10.0.0.0"));
 	CHECK_EQ(c->dsr.params.val[p], 24);
 	CHECK_EQ(c->dsr.params.line[p], 5);
-	ok = true;
-out:
-	if (c)
-		conf_free(c);
-	free(c);
-	return ok;
+	return true;
 }
 
 /* EntryFile: read relative to the config's directory, merged, checked. */
@@ -744,6 +724,73 @@ static bool t_transit_names(void)
 	return true;
 }
 
+/* ---- at most so many sections of a kind ---------------------------------- */
+
+struct max_case {
+	const char *name;		/* the section's */
+	const char *head, *tail;	/* one, around its number (0, 1, ...) */
+	int lines;			/* of one */
+	int max, is;			/* the limit; it must be @is (0: any) */
+	size_t count;			/* offsetof(struct conf, nSECTIONS) */
+	const char *why;		/* after the message, or "" */
+};
+
+/* CONF_MAX_SECTIONS [slice], and CONF_MAX_MCAST [mcast], 64: the module's
+ * groups (of a device) */
+static const struct max_case slice_max = {
+	"slice", "[slice]\nInterface = sl", "\nSlice = s\n", 3,
+	CONF_MAX_SECTIONS, 0, offsetof(struct conf, nsl), ""
+};
+static const struct max_case mcast_max = {
+	"mcast", "[mcast]\nSource = 10.0.0.1\nGroup = 239.1.1.",
+	"\nLayers = 1\n", 4, CONF_MAX_MCAST, 64, offsetof(struct conf, nmc),
+	" (the groups a DSR device has)"
+};
+
+/* [dsr] and @m->max sections (made in @in, of @cap bytes) parse into as
+ * many (in @c); one more "[NAME]" is refused at its line: "more than MAX
+ * [NAME] sections", then the why */
+static bool max_refused(const struct max_case *m, struct conf *c, char *in,
+			size_t cap)
+{
+	char err[ERRLEN], want[128];
+	size_t n, i;
+
+	if (m->is)
+		CHECK_EQ(m->max, m->is);
+	n = (size_t)snprintf(in, cap, "[dsr]\nAddress = 10.0.0.1/24\n");
+	for (i = 0; i < (size_t)m->max; i++)
+		n += (size_t)snprintf(in + n, cap - n, "%s%zu%s", m->head, i,
+				      m->tail);
+	CHECK(parse(c, in, err));
+	CHECK_EQ(*(const size_t *)((const char *)c + m->count), m->max);
+	conf_free(c);
+	snprintf(in + n, cap - n, "[%s]\n", m->name);
+	conf_init(c);
+	CHECK(conf_parse_buf(c, "t", in, strlen(in), NULL, err, sizeof(err)));
+	snprintf(want, sizeof(want), "t:%d: more than %d [%s] sections%s",
+		 2 + m->lines * m->max + 1, m->max, m->name, m->why);
+	if (strcmp(err, want))
+		ktap_diag("got '%s', expected '%s'", err, want);
+	CHECK(!strcmp(err, want));
+	return true;
+}
+
+static bool sections_max(const struct max_case *m)
+{
+	size_t one = strlen(m->head) + strlen(m->tail) + 24;
+	size_t cap = 64 + (size_t)(m->max + 1) * one;
+	char *in = malloc(cap);
+	struct conf *c = calloc(1, sizeof(*c));	/* conf_free()'s at any point */
+	bool ok = in && c && max_refused(m, c, in, cap);
+
+	if (c)
+		conf_free(c);
+	free(c);
+	free(in);
+	return ok;
+}
+
 /* ---- [slice] ------------------------------------------------------------ */
 
 static const char slices[] =
@@ -773,14 +820,8 @@ static const char slices[] =
 	"Mode = map\n"
 	"Keep = 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16\n";
 
-static bool t_slices(void)
+static bool check_slices(const struct conf *c)
 {
-	char err[ERRLEN];
-	struct conf *c = malloc(sizeof(*c));
-	bool ok = false;
-
-	if (!c || !parse(c, slices, err))
-		goto out;
 	CHECK_EQ(c->nsl, 5);
 	CHECK(!strcmp(c->sl[0].ifname, "wlan1"));
 	CHECK(!strcmp(c->sl[0].slice, "red"));
@@ -807,47 +848,7 @@ static bool t_slices(void)
 	CHECK_EQ(c->sl[4].nkeep, SLICE_KEEP_MAX);
 	CHECK_EQ(c->sl[4].keep[SLICE_KEEP_MAX - 1], 16);
 	CHECK_EQ(c->nmf, 1);
-	ok = true;
-out:
-	if (c)
-		conf_free(c);
-	free(c);
-	return ok;
-}
-
-/* CONF_MAX_SECTIONS of them, and not one more */
-static bool t_slice_max(void)
-{
-	size_t cap = 64 + (CONF_MAX_SECTIONS + 1) * 64, n, i;
-	char *in = malloc(cap), err[ERRLEN], want[128];
-	struct conf *c = malloc(sizeof(*c));
-	bool ok = false;
-
-	if (!in || !c)
-		goto out;
-	n = (size_t)snprintf(in, cap, "[dsr]\nAddress = 10.0.0.1/24\n");
-	for (i = 0; i < CONF_MAX_SECTIONS; i++)
-		n += (size_t)snprintf(in + n, cap - n,
-				      "[slice]\nInterface = sl%zu\nSlice = s\n",
-				      i);
-	CHECK(parse(c, in, err));
-	CHECK_EQ(c->nsl, CONF_MAX_SECTIONS);
-	conf_free(c);
-	snprintf(in + n, cap - n, "[slice]\n");
-	conf_init(c);
-	CHECK(conf_parse_buf(c, "t", in, strlen(in), NULL, err, sizeof(err)));
-	snprintf(want, sizeof(want), "t:%d: more than %d [slice] sections",
-		 2 + 3 * CONF_MAX_SECTIONS + 1, CONF_MAX_SECTIONS);
-	if (strcmp(err, want))
-		ktap_diag("got '%s', expected '%s'", err, want);
-	CHECK(!strcmp(err, want));
-	ok = true;
-out:
-	if (c)
-		conf_free(c);
-	free(c);
-	free(in);
-	return ok;
+	return true;
 }
 
 /* ---- [mcast] ------------------------------------------------------------ */
@@ -900,14 +901,8 @@ static bool mc_has(const struct conf *c, size_t i, int id)
 	return dsr_mc_has(&c->mc[i].req, id);
 }
 
-static bool t_mcasts(void)
+static bool check_mcasts(const struct conf *c)
 {
-	char err[ERRLEN];
-	struct conf *c = malloc(sizeof(*c));
-	bool ok = false;
-
-	if (!c || !parse(c, mcasts, err))
-		goto out;
 	CHECK_EQ(c->nmc, 6);
 	/* no tag: none sent, the group's stays (the kernel's for a new one) */
 	CHECK_EQ(c->mc[0].line, 1);
@@ -945,65 +940,47 @@ static bool t_mcasts(void)
 	CHECK_EQ(mc_val(c, 5, DSR_A_MC_TAG_OFFSET), DSR_MC_DEF_OFFSET);
 	CHECK(!mc_has(c, 5, DSR_A_MC_TAG_EXT_ID));
 	CHECK(!mc_has(c, 5, DSR_A_MC_TAG_TIDS));
-	ok = true;
-out:
-	if (c)
-		conf_free(c);
-	free(c);
-	return ok;
+	return true;
 }
 
-/* CONF_MAX_MCAST (the module's groups), and not one more */
-static bool t_mcast_max(void)
-{
-	size_t cap = 64 + (CONF_MAX_MCAST + 1) * 80, n, i;
-	char *in = malloc(cap), err[ERRLEN], want[128];
-	struct conf *c = malloc(sizeof(*c));
-	bool ok = false;
+/* ---- the other tests, in order ------------------------------------------ */
 
-	if (!in || !c)
-		goto out;
-	CHECK_EQ(CONF_MAX_MCAST, 64);
-	n = (size_t)snprintf(in, cap, "[dsr]\nAddress = 10.0.0.1/24\n");
-	for (i = 0; i < CONF_MAX_MCAST; i++)
-		n += (size_t)snprintf(in + n, cap - n,
-				      "[mcast]\nSource = 10.0.0.1\nGroup = 239.1.1.%zu\nLayers = 1\n",
-				      i);
-	CHECK(parse(c, in, err));
-	CHECK_EQ(c->nmc, CONF_MAX_MCAST);
-	conf_free(c);
-	snprintf(in + n, cap - n, "[mcast]\n");
-	conf_init(c);
-	CHECK(conf_parse_buf(c, "t", in, strlen(in), NULL, err, sizeof(err)));
-	snprintf(want, sizeof(want),
-		 "t:%d: more than %d [mcast] sections (the groups a DSR device has)",
-		 2 + 4 * CONF_MAX_MCAST + 1, CONF_MAX_MCAST);
-	if (strcmp(err, want))
-		ktap_diag("got '%s', expected '%s'", err, want);
-	CHECK(!strcmp(err, want));
-	ok = true;
-out:
-	if (c)
-		conf_free(c);
-	free(c);
-	free(in);
-	return ok;
-}
-
-static const struct ktap_case fn_cases[] = {
-	{ "a full config", t_full },
-	{ "the defaults", t_defaults },
-	{ "Gateway becomes gateway, subnet, subnet_prefix", t_gateway },
-	{ "subnet A.B.C.D/LEN sets subnet_prefix", t_subnet_param },
-	{ "EntryFile", t_entry_file },
-	{ "conf_load", t_load },
-	{ "every DSR parameter of the table is a key", t_dsr_names },
-	{ "every transit parameter of the table is a key", t_transit_names },
-	{ "[slice]: leases, their defaults and limits", t_slices },
-	{ "[slice]: at most CONF_MAX_SECTIONS", t_slice_max },
-	{ "[mcast]: joins, ahctl's limits and tag defaults", t_mcasts },
-	{ "[mcast]: at most 64, the groups of a device", t_mcast_max },
+static const struct fn_case {
+	const char *desc;
+	bool (*fn)(void);			/* a function; or */
+	const char *in;				/* a file that parses, */
+	bool (*check)(const struct conf *c);	/* and what holds of it; or */
+	const struct max_case *max;		/* a limit of sections */
+} fn_cases[] = {
+	{ "a full config", .in = full, .check = check_full },
+	{ "the defaults", .in = "[dsr]\nAddress = 192.168.5.1/24",
+	  .check = check_defaults },
+	{ "Gateway becomes gateway, subnet, subnet_prefix", .fn = t_gateway },
+	{ "subnet A.B.C.D/LEN sets subnet_prefix",
+	  .in = "[dsr]\nAddress = 10.0.0.7/24\n[dsr.params]\n"
+		"gateway = 1\nsubnet = 10.0.0.0/24\n",
+	  .check = check_subnet_param },
+	{ "EntryFile", .fn = t_entry_file },
+	{ "conf_load", .fn = t_load },
+	{ "every DSR parameter of the table is a key", .fn = t_dsr_names },
+	{ "every transit parameter of the table is a key",
+	  .fn = t_transit_names },
+	{ "[slice]: leases, their defaults and limits", .in = slices,
+	  .check = check_slices },
+	{ "[slice]: at most CONF_MAX_SECTIONS", .max = &slice_max },
+	{ "[mcast]: joins, ahctl's limits and tag defaults", .in = mcasts,
+	  .check = check_mcasts },
+	{ "[mcast]: at most 64, the groups of a device", .max = &mcast_max },
 };
+
+static bool run_fn_case(const struct fn_case *t)
+{
+	if (t->fn)
+		return t->fn();
+	if (t->max)
+		return sections_max(t->max);
+	return parses_to(t->in, t->check);
+}
 
 int main(void)
 {
@@ -1013,6 +990,7 @@ int main(void)
 	ktap_plan((unsigned int)(ne + nf));
 	for (i = 0; i < ne; i++)
 		run_err_case(&err_cases[i]);
-	ktap_cases(fn_cases, nf);
+	for (i = 0; i < nf; i++)
+		ktap_result(run_fn_case(&fn_cases[i]), "%s", fn_cases[i].desc);
 	return ktap_finish();
 }

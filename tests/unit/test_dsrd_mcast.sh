@@ -19,27 +19,10 @@
 # needs CAP_NET_ADMIN: skipped without it.  Exits 1 if any test fails.
 set -u
 
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-HERE=$(cd "$(dirname "$0")" && pwd)
-DSRD=${DSRD:-$ROOT/userspace/dsrd/dsrd}
-RUN=$HERE/dsrd_mcast_run
 # shellcheck source=fake_run.sh
-source "$HERE/fake_run.sh"
+source "$(dirname "$0")/fake_run.sh"
 
-fake_start fake_dsr.so FAKE_DSR=absent "$RUN" "make -C tests/unit"
-
-# has DESC TEXT PART...: every PART is in TEXT
-has() {
-	local desc=$1 text=$2 p
-	shift 2
-	for p in "$@"; do
-		if [[ $text != *"$p"* ]]; then
-			result 0 "$desc" "missing: $p" "in: $text"
-			return
-		fi
-	done
-	result 1 "$desc"
-}
+dsrd_start fake_dsr.so FAKE_DSR=absent dsrd_mcast_run
 
 # conf NAME [SECTION]...: $TMP/NAME, a [dsr] and an [mcast] per SECTION,
 # "SOURCE GROUP LAYERS [Key=Value]..."
@@ -57,16 +40,10 @@ conf() {
 	done
 }
 
-# run ARGS...: dsrd_mcast_run under the stand-in, in $TMP; $rc, $stdout,
-# $stderr, $req (the requests, "-- CONF" before each CONF's)
+# run ARGS...: dsrd_mcast_run under the stand-in (see capture; $req has
+# "-- CONF" before each CONF's requests)
 run() {
-	: > "$LOG"
-	(cd "$TMP" && LD_PRELOAD=$FAKE FAKE_DSR_LOG=$LOG \
-		"$RUN" "$@" > "$TMP/out" 2> "$TMP/err")
-	rc=$?
-	stdout=$(< "$TMP/out")
-	stderr=$(< "$TMP/err")
-	req=$(< "$LOG")
+	LD_PRELOAD=$FAKE FAKE_DSR_LOG=$LOG capture "$RUN" "$@"
 }
 
 conf one "10.0.0.1 239.1.1.1 2"
@@ -211,27 +188,14 @@ same "no [mcast]: the module is not asked anything" "$req" "-- none
 -- none"
 
 # ---- dsrd --check -----------------------------------------------------------
-if [[ -x $DSRD ]]; then
-	conf good "10.0.0.1 239.1.1.1 2 Tag=rtp Id=3 Tids=2 GroupLayers=4" \
-		"10.0.0.1 239.1.1.2 128"
-	"$DSRD" --check -c "$TMP/good" > "$TMP/out" 2>&1
-	rc=$?
-	same "dsrd --check: valid [mcast] sections" "$rc $(< "$TMP/out")" "0 "
-	conf bad "10.0.0.1 239.1.1.1 2 Offset=3"
-	"$DSRD" --check -c "$TMP/bad" > "$TMP/out" 2>&1
-	rc=$?
-	same "dsrd --check: Offset without Tag = byte, exit 2" \
-		"$rc $(< "$TMP/out")" "2 dsrd: $TMP/bad:7: Offset needs Tag = byte"
-	conf bad "10.0.0.1 224.0.0.251 2"
-	"$DSRD" --check -c "$TMP/bad" > "$TMP/out" 2>&1
-	rc=$?
-	same "dsrd --check: a link-local Group, exit 2" "$rc $(< "$TMP/out")" \
-		"2 dsrd: $TMP/bad:5: invalid Group '224.0.0.251' (a multicast group, 224.0.1.0 to 239.255.255.255: 224.0.0.0/24 is link-local)"
-else
-	for d in "valid [mcast] sections" "Offset without Tag = byte, exit 2" \
-		 "a link-local Group, exit 2"; do
-		result 1 "dsrd --check: $d # SKIP $DSRD is not built"
-	done
-fi
+conf good "10.0.0.1 239.1.1.1 2 Tag=rtp Id=3 Tids=2 GroupLayers=4" \
+	"10.0.0.1 239.1.1.2 128"
+dsrd_check "valid [mcast] sections" "$TMP/good" "0 "
+conf bad "10.0.0.1 239.1.1.1 2 Offset=3"
+dsrd_check "Offset without Tag = byte, exit 2" "$TMP/bad" \
+	"2 dsrd: $TMP/bad:7: Offset needs Tag = byte"
+conf bad "10.0.0.1 224.0.0.251 2"
+dsrd_check "a link-local Group, exit 2" "$TMP/bad" \
+	"2 dsrd: $TMP/bad:5: invalid Group '224.0.0.251' (a multicast group, 224.0.1.0 to 239.255.255.255: 224.0.0.0/24 is link-local)"
 
 ktap_done

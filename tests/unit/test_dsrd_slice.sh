@@ -30,27 +30,10 @@
 # any test fails.
 set -u
 
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-HERE=$(cd "$(dirname "$0")" && pwd)
-DSRD=${DSRD:-$ROOT/userspace/dsrd/dsrd}
-RUN=$HERE/dsrd_slice_run
 # shellcheck source=fake_run.sh
-source "$HERE/fake_run.sh"
+source "$(dirname "$0")/fake_run.sh"
 
-fake_start fake_slice.so FAKE_SLICE=absent "$RUN" "make -C tests/unit"
-
-# has DESC TEXT PART...: every PART is in TEXT
-has() {
-	local desc=$1 text=$2 p
-	shift 2
-	for p in "$@"; do
-		if [[ $text != *"$p"* ]]; then
-			result 0 "$desc" "missing: $p" "in: $text"
-			return
-		fi
-	done
-	result 1 "$desc"
-}
+dsrd_start fake_slice.so FAKE_SLICE=absent dsrd_slice_run
 
 # conf NAME [IFACE SLICE [LEASE]]...: $TMP/NAME, a [dsr] and a [slice]
 # per triple (LEASE "-": none)
@@ -65,16 +48,10 @@ conf() {
 	done
 }
 
-# run ARGS...: dsrd_slice_run under the stand-in, in $TMP; $rc, $stdout,
-# $stderr, $req (the requests, "-- CONF" before each CONF's)
+# run ARGS...: dsrd_slice_run under the stand-in (see capture; $req has
+# "-- CONF" before each CONF's requests)
 run() {
-	: > "$LOG"
-	(cd "$TMP" && LD_PRELOAD=$FAKE FAKE_SLICE_LOG=$LOG FAKE_NETNS=red \
-		"$RUN" "$@" > "$TMP/out" 2> "$TMP/err")
-	rc=$?
-	stdout=$(< "$TMP/out")
-	stderr=$(< "$TMP/err")
-	req=$(< "$LOG")
+	LD_PRELOAD=$FAKE FAKE_SLICE_LOG=$LOG FAKE_NETNS=red capture "$RUN" "$@"
 }
 
 # ---- start, then reloads ----------------------------------------------------
@@ -348,36 +325,19 @@ has "the grants cannot be read: the kernel's reason, and what it means" \
 	"dsrd: slice: cannot read the grants; no lease changed"
 
 # ---- dsrd --check -----------------------------------------------------------
-if [[ -x $DSRD ]]; then
-	printf '[dsr]\nAddress = 10.0.0.1/24\n[slice]\nInterface = wlan1\nSlice = red\nLease = 3600\nMode = move\n' \
-		> "$TMP/good.conf"
-	"$DSRD" --check -c "$TMP/good.conf" > "$TMP/out" 2>&1
-	rc=$?
-	same "dsrd --check: a valid [slice]" "$rc $(< "$TMP/out")" "0 "
-	printf '[dsr]\nAddress = 10.0.0.1/24\n[slice]\nInterface = wlan1\nSlice = red\nLease = 0\n' \
-		> "$TMP/bad.conf"
-	"$DSRD" --check -c "$TMP/bad.conf" > "$TMP/out" 2>&1
-	rc=$?
-	same "dsrd --check: an invalid Lease, exit 2" "$rc $(< "$TMP/out")" \
-		"2 dsrd: $TMP/bad.conf:6: invalid Lease '0' (seconds, 1..2592000, at most 30 days; without Lease: until revoked)"
-	printf '[dsr]\nInterface = wlan1\nAddress = 10.0.0.1/24\n[slice]\nInterface = wlan1\nSlice = red\nMode = map\nKeep = 22,51820\n' \
-		> "$TMP/good.conf"
-	"$DSRD" --check -c "$TMP/good.conf" > "$TMP/out" 2>&1
-	rc=$?
-	same "dsrd --check: a map [slice] of an Interface of [dsr]" \
-		"$rc $(< "$TMP/out")" "0 "
-	printf '[dsr]\nAddress = 10.0.0.1/24\n[slice]\nInterface = wlan1\nSlice = red\nKeep = 22\n' \
-		> "$TMP/bad.conf"
-	"$DSRD" --check -c "$TMP/bad.conf" > "$TMP/out" 2>&1
-	rc=$?
-	same "dsrd --check: Keep without Mode = map, exit 2" "$rc $(< "$TMP/out")" \
-		"2 dsrd: $TMP/bad.conf:3: [slice] wlan1: Keep needs Mode = map (a moved interface keeps nothing for the node)"
-else
-	for d in "a valid [slice]" "an invalid Lease, exit 2" \
-		 "a map [slice] of an Interface of [dsr]" \
-		 "Keep without Mode = map, exit 2"; do
-		result 1 "dsrd --check: $d # SKIP $DSRD is not built"
-	done
-fi
+printf '[dsr]\nAddress = 10.0.0.1/24\n[slice]\nInterface = wlan1\nSlice = red\nLease = 3600\nMode = move\n' \
+	> "$TMP/good.conf"
+dsrd_check "a valid [slice]" "$TMP/good.conf" "0 "
+printf '[dsr]\nAddress = 10.0.0.1/24\n[slice]\nInterface = wlan1\nSlice = red\nLease = 0\n' \
+	> "$TMP/bad.conf"
+dsrd_check "an invalid Lease, exit 2" "$TMP/bad.conf" \
+	"2 dsrd: $TMP/bad.conf:6: invalid Lease '0' (seconds, 1..2592000, at most 30 days; without Lease: until revoked)"
+printf '[dsr]\nInterface = wlan1\nAddress = 10.0.0.1/24\n[slice]\nInterface = wlan1\nSlice = red\nMode = map\nKeep = 22,51820\n' \
+	> "$TMP/good.conf"
+dsrd_check "a map [slice] of an Interface of [dsr]" "$TMP/good.conf" "0 "
+printf '[dsr]\nAddress = 10.0.0.1/24\n[slice]\nInterface = wlan1\nSlice = red\nKeep = 22\n' \
+	> "$TMP/bad.conf"
+dsrd_check "Keep without Mode = map, exit 2" "$TMP/bad.conf" \
+	"2 dsrd: $TMP/bad.conf:3: [slice] wlan1: Keep needs Mode = map (a moved interface keeps nothing for the node)"
 
 ktap_done
