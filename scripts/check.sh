@@ -17,10 +17,12 @@
 #                of it is reported failed ("out of CI time") instead of
 #                being killed half-way; the guest timeout shrinks to match
 #
-# check.sh --debug (make check-debug): the same suites in one boot of the
-# debug kernel (scripts/debug-kernel.sh: KASAN, KMEMLEAK, lockdep, UBSAN),
-# modules built with AH_DEBUG=y, plus the end-of-run checks of
-# selftests/debug-lane.sh; results in build/results-debug.
+# check.sh --debug (make check-debug): the same suites on the debug kernel
+# (scripts/debug-kernel.sh: KASAN, KMEMLEAK, lockdep, UBSAN), modules
+# built with AH_DEBUG=y, plus the end-of-run checks of
+# selftests/debug-lane.sh in each guest; results in build/results-debug.
+# Two guests run side by side (the dsr suite with two vCPUs, the others
+# with one at nice 10); T=SUITE or DEBUG_SPLIT=0: one guest of two vCPUs.
 #
 # check.sh --soak [--debug] (make soak): instead of the suites, the load and
 # churn scripts in a loop (selftests/soak.sh: SOAK_N rounds, default 30, or
@@ -126,16 +128,22 @@ if [[ $DEBUG == 0 && $SOAK == 0 && ( -z $T || $T == unit ) ]]; then
 	bash "$ROOT/tests/cross_arm64.sh" 2>&1 | tee "$RES/cross-arm64.ktap"
 fi
 
-# run_kernel K [TAG]: the suites in one guest of kernel K (an installed
-# version or a kernel build directory)
+# run_kernel K [TAG [SUITES PART]]: the suites (all, or T's, or SUITES)
+# in one guest of kernel K (an installed version or a kernel build
+# directory); with PART, its results go to RES/PART and its console to
+# console-KVER-PART.log, so that two guests of one kernel can run at once
 run_kernel() {
-	local k=$1 tag=${2:-} t0 rel vm_timeout genv left done_file
+	local k=$1 tag=${2:-} suites=${3:-$T} part=${4:-} t0 rel vm_timeout genv
+	local left done_file out name
 	t0=$(date +%s)
 	rel=$k
 	[[ -d $k ]] && rel=$(cat "$k/include/config/kernel.release")
-	echo "$tag# kernel $rel"
+	out=$RES${part:+/$part}
+	name=$rel${part:+-$part}
+	echo "$tag# kernel $rel${part:+ ($suites)}"
 	vm_timeout=${VM_TIMEOUT:-2700}
 	genv=$GUEST_ENV
+	[[ -n $part ]] && genv="$genv AH_RESULTS=$out"
 	if [[ -n ${AH_CI_DEADLINE:-} ]] && ((SOAK)) &&
 	   ((AH_CI_DEADLINE - $(date +%s) < 600)); then
 		# not even one round fits: skipped, and the count says so
@@ -151,25 +159,25 @@ run_kernel() {
 		genv="$genv AH_BUDGET=$((vm_timeout - 300))"
 	fi
 	timeout -k 30 "$vm_timeout" \
-		"$ROOT/scripts/vm.sh" "$k" "$genv $RUNNER $T" \
-		2>&1 | tee "$RES/console-$rel.log" | progress "$tag"
-	done_file=$RES/$rel/done
+		nice -n "${VM_NICE:-0}" "$ROOT/scripts/vm.sh" "$k" "$genv $RUNNER '$suites'" \
+		2>&1 | tee "$RES/console-$name.log" | progress "$tag"
+	done_file=$out/$rel/done
 	((SOAK)) && done_file=$RES/$rel/soak/done
 	if [[ ! -f $done_file ]]; then
-		mkdir -p "$RES/$rel"
-		echo "not ok 1 $rel: guest did not finish (see ${RES#"$ROOT"/}/console-$rel.log)" \
-			> "$RES/$rel/vm.ktap"
+		mkdir -p "$out/$rel"
+		echo "not ok 1 $name: guest did not finish (see ${RES#"$ROOT"/}/console-$name.log)" \
+			> "$out/$rel/vm.ktap"
 		# the kernel's last words (a panic, the OOM killer, the
 		# backtraces of a lockup) are filtered from the output
 		# above: show them here, from a stall's dump on if any
 		echo "$tag# last lines of the guest console:"
-		if grep -q '^# vm: stall' "$RES/console-$rel.log"; then
-			sed -n '/^# vm: stall/,$p' "$RES/console-$rel.log" | tail -n 400
+		if grep -q '^# vm: stall' "$RES/console-$name.log"; then
+			sed -n '/^# vm: stall/,$p' "$RES/console-$name.log" | tail -n 400
 		else
-			tail -n 150 "$RES/console-$rel.log"
+			tail -n 150 "$RES/console-$name.log"
 		fi | sed "s/^/$tag# console: /"
 	fi
-	echo "$tag# kernel $rel took $(( $(date +%s) - t0 )) s"
+	echo "$tag# kernel $name took $(( $(date +%s) - t0 )) s"
 }
 
 # The kernels' guests run side by side (CHECK_SERIAL=1: one after the
@@ -182,7 +190,25 @@ run_kernel() {
 # keep one guest at a time, with two vCPUs: they are where races between
 # CPUs are hunted.
 if [[ $T != unit && $T != twohost ]]; then
-	if ((DEBUG || SOAK)) || [[ ${CHECK_SERIAL:-0} == 1 ]] ||
+	if ((DEBUG)) && [[ -z $T && ${DEBUG_SPLIT:-1} == 1 ]] && ((${#KERNELS[@]})); then
+		# The debug lane in two guests side by side: the dsr suite
+		# (its lifecycle, churn and load scripts are where races
+		# between CPUs are hunted) in one of two vCPUs, the other
+		# suites in one of one vCPU at nice 10, which takes the time
+		# the first leaves idle (a two-vCPU guest keeps about one core
+		# busy) and gives way when both of its vCPUs run, so that
+		# neither is descheduled while the other spins on its lock.
+		ACCEL=$("$ROOT/scripts/vm.sh" --accel) && export ACCEL
+		others=$(cd "$ROOT/selftests" && for d in */; do
+			d=${d%/}
+			[[ $d == lib || $d == dsr ]] || printf '%s ' "$d"
+		done)
+		(VM_CPUS=2 run_kernel "${KERNELS[0]}" "[dsr] " dsr dsr) &
+		p1=$!
+		(VM_CPUS=1 VM_NICE=10 run_kernel "${KERNELS[0]}" "[rest] " "${others% }" rest) &
+		p2=$!
+		wait "$p1" "$p2"
+	elif ((DEBUG || SOAK)) || [[ ${CHECK_SERIAL:-0} == 1 ]] ||
 	   ((${#KERNELS[@]} < 2)); then
 		for k in "${KERNELS[@]}"; do
 			run_kernel "$k"

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Runs inside the test guest: every suite (a directory of selftests/ with
-# test scripts), or only $1, in this one boot.  Each test script prints
-# KTAP; after each suite one more result says whether the kernel log stayed
-# clean (no BUG, WARNING, Oops, refcount, leak or lockdep report).
+# test scripts), or only the suites $1 names (space-separated), in this one
+# boot.  Each test script prints KTAP; after each suite one more result
+# says whether the kernel log stayed clean (no BUG, WARNING, Oops,
+# refcount, leak or lockdep report).
 #
 # Results go to $AH_RESULTS/KVER/SUITE/*.ktap (default build/results) for the
 # host to count.
@@ -87,7 +88,7 @@ run_suite() {
 for d in "$ROOT"/selftests/*/; do
 	[[ $(basename "$d") == lib ]] && continue
 	suite=$(basename "$d")
-	[[ -z $ONLY || $ONLY == "$suite" ]] || continue
+	[[ -z $ONLY || " $ONLY " == *" $suite "* ]] || continue
 	run_suite "$suite"
 done
 [[ ${AH_DEBUG_LANE:-0} == 1 ]] && debug_lane_end "$OUT/debug"
