@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Runs inside the test guest: every suite (a directory of selftests/ with
-# test scripts), or only the suites $1 names (space-separated), in this one
-# boot.  Each test script prints KTAP; after each suite one more result
+# test scripts), or only what $1 names (space-separated: SUITE for a whole
+# suite, SUITE/NAME for one script of it), in this one boot.  Each test script prints KTAP; after each suite one more result
 # says whether the kernel log stayed clean (no BUG, WARNING, Oops,
 # refcount, leak or lockdep report).
 #
@@ -42,13 +42,17 @@ if [[ ${AH_DEBUG_LANE:-0} == 1 ]]; then
 	debug_lane_begin
 fi
 
+# run_suite SUITE [NAME...]: its scripts (only those NAMEs if given)
 run_suite() {
 	local suite=$1 dir=$ROOT/selftests/$1 t name rc log bad
+	shift
+	local only=" $* "
 	echo "# suite $suite on $KVER"
 	dmesg -C
 	for t in "$dir"/*.sh; do
 		[[ -x $t ]] || continue
 		name=$(basename "$t" .sh)
+		[[ $only == "  " || $only == *" $name "* ]] || continue
 		log=$OUT/$suite/$name.ktap
 		mkdir -p "$OUT/$suite"
 		echo "# test $suite/$name"
@@ -88,8 +92,15 @@ run_suite() {
 for d in "$ROOT"/selftests/*/; do
 	[[ $(basename "$d") == lib ]] && continue
 	suite=$(basename "$d")
-	[[ -z $ONLY || " $ONLY " == *" $suite "* ]] || continue
-	run_suite "$suite"
+	if [[ -z $ONLY || " $ONLY " == *" $suite "* ]]; then
+		run_suite "$suite"
+		continue
+	fi
+	names=()
+	for item in $ONLY; do
+		[[ $item == "$suite"/* ]] && names+=("${item#*/}")
+	done
+	((${#names[@]})) && run_suite "$suite" "${names[@]}"
 done
 [[ ${AH_DEBUG_LANE:-0} == 1 ]] && debug_lane_end "$OUT/debug"
 kill "$HEARTBEAT"

@@ -78,11 +78,19 @@ tshark_frags() {
 			END { print n + 0, b + 0 }'
 }
 
+# reasm_ok NODE: the datagrams NODE's IP layer put together from
+# fragments (ReasmOKs)
+reasm_ok() {
+	nsnet "$1" awk '$1 == "Ip:" { if (!n++) { for (i = 2; i <= NF; i++)
+		if ($i == "ReasmOKs") c = i } else { print $c; exit } }' /proc/net/snmp
+}
+
 test_frags() {
-	local j sent got e0 d0 e d cap pid t=()
+	local j sent got e0 d0 r0 r e d cap pid t=()
 	shared || return 1
 	streams_route 1 4 || return 1
 	e0=$(dsr_stat 1 frag_encapsulated) d0=$(dsr_stat 4 frag_decapsulated)
+	r0=$(reasm_ok 4)
 	if [[ ${AH_DEBUG_LANE:-0} != 1 ]]; then	# the other lane decodes them
 		cap=$(mktemp -u --suffix=.pcap)
 		ip netns exec "$AH_HUB_NS" dumpcap -q -i ahhub -w "$cap" \
@@ -94,15 +102,23 @@ test_frags() {
 	[[ -n ${pid:-} ]] && { kill "$pid"; wait "$pid" 2>/dev/null; }
 	sent=$(jq .end.sum_sent.packets <<< "$j")
 	got=$(jq '.end.sum_received.packets - .end.sum_received.lost_packets' <<< "$j")
+	# what arrived whole is counted by 4's IP layer, 1 s after the
+	# end: iperf3's receiver stops counting when the client's end of
+	# test reaches it, and a datagram of 6 fragments can still be on
+	# its way then (the debug kernel under load: 6 of 7 counted, all 42
+	# fragments decapsulated)
+	nap 1
+	r=$(($(reasm_ok 4) - r0))
 	e=$(($(dsr_stat 1 frag_encapsulated) - e0))
 	d=$(($(dsr_stat 4 frag_decapsulated) - d0))
 	[[ -n ${cap:-} ]] && { read -r -a t < <(tshark_frags "$cap"); rm -f "$cap"; }
-	diag "8 KB datagrams: $got of $sent arrived; fragments encapsulated $e," \
+	diag "8 KB datagrams: $r of $sent reassembled at 4 ($got counted by" \
+		"iperf3); fragments encapsulated $e," \
 		"decapsulated $d${t[0]:+; tshark: ${t[0]} IP/DSR/IP, ${t[1]} malformed}"
 	check "datagrams were sent" test "${sent:-0}" -gt 0 &&
-	check "at least 95% arrived" test $((100 * got)) -ge $((95 * sent)) &&
+	check "at least 95% arrived whole" test $((100 * r)) -ge $((95 * sent)) &&
 	check "each went as 6 encapsulated fragments" test "$e" -ge $((6 * sent)) &&
-	check "each arrived one came out of 6" test "$d" -ge $((6 * got)) &&
+	check "each arrived one came out of 6" test "$d" -ge $((6 * r)) &&
 	if [[ -n ${t[0]:-} ]]; then
 		check "tshark decodes IP/DSR/IP, nothing malformed" \
 			test "${t[0]}" -ge "$e" -a "${t[1]}" -eq 0
