@@ -28,6 +28,7 @@
 #include "blacklist.h"
 #include "dup.h"
 #include "macfilter_next.h"
+#include "mchain.h"
 #include "mtree.h"
 #include "opt.h"
 #include "ratelimit.h"
@@ -191,6 +192,11 @@ enum dsr_stat {
 	DSR_S_MCAST_JOIN_RECEIVED,
 	DSR_S_MCAST_JOIN_BAD,
 	DSR_S_MCAST_JOIN_LIMITED,
+	DSR_S_MCAST_IGMP_JOIN,
+	DSR_S_MCAST_IGMP_LEAVE,
+	DSR_S_MCAST_IGMP_ANY,
+	DSR_S_MCAST_IGMP_BAD,
+	DSR_S_MCAST_CAPPED,
 	/* one per refusal of enum dsr_mtag_res, in its order */
 	DSR_S_MCAST_TAG_FIRST,
 	DSR_S_MCAST_TAG_LAST = DSR_S_MCAST_TAG_FIRST + __DSR_MTAG_RES_MAX - 2,
@@ -294,7 +300,8 @@ struct dsr_disc {
 /* a group's per-layer counters (enum dsr_mc_stat), by its table slot */
 enum dsr_mc_stat {
 	DSR_MC_FWD_P, DSR_MC_FWD_B, DSR_MC_FILT_P, DSR_MC_FILT_B,
-	DSR_MC_LOCAL_P, DSR_MC_LOCAL_B, DSR_MC_NSTAT,
+	DSR_MC_LOCAL_P, DSR_MC_LOCAL_B, DSR_MC_CAP_P, DSR_MC_CAP_B,
+	DSR_MC_NSTAT,
 };
 
 struct dsr_mc_stats {
@@ -304,9 +311,23 @@ struct dsr_mc_stats {
 };
 
 /* Layered multicast: the trees (mtree.h), their counters, join limits. */
+/*
+ * A group's element chain (mchain.h), replaced whole by one pointer
+ * store: a packet runs through the old one or the new one.  It belongs
+ * to the group of its table slot while source and group match; the
+ * refresh after the group ends frees it.
+ */
+struct dsr_mc_chain {
+	struct rcu_head rcu;
+	__be32 source, group;
+	struct dsr_mch c;
+};
+
 struct dsr_mcast {
 	struct dsr_mt_table t;
 	struct dsr_mc_stats *st;	/* t.max_groups of them */
+	struct dsr_mc_chain __rcu **chain;	/* t.max_groups; NULL: default */
+	struct dsr_mch def;		/* the default chain */
 	struct dsr_rl rl_join;		/* by neighbour */
 	u64 next_refresh;		/* ms */
 };
@@ -671,6 +692,11 @@ rx_handler_result_t dsr_slave_rx(struct sk_buff **pskb,
 int dsr_mcast_init(struct dsr_priv *priv);
 void dsr_mcast_destroy(struct dsr_priv *priv);
 bool dsr_mcast_has_work(const struct dsr_priv *priv);
+void dsr_mcast_igmp(struct dsr_priv *priv, struct sk_buff *skb);
+int dsr_mcast_chain(struct dsr_priv *priv, __be32 source, __be32 group,
+		    struct dsr_mc_chain *ch, struct netlink_ext_ack *extack);
+const struct dsr_mch *dsr_mcast_chain_of(struct dsr_priv *priv,
+					 const struct dsr_mt_group *g);
 void dsr_mcast_xmit(struct dsr_priv *priv, struct sk_buff *skb,
 		    struct sk_buff_head *out);
 bool dsr_mcast_inner(const struct sk_buff *skb, unsigned int off);

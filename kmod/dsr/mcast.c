@@ -33,11 +33,14 @@
  * Maintenance, as a Route Request); the children drop what is above their
  * own levels.  Everything here runs under priv->lock.
  */
+#include <linux/igmp.h>
+#include <linux/inetdevice.h>
 #include <linux/ip.h>
 #include <linux/udp.h>
 #include <net/ip.h>
 
 #include "dsr.h"
+#include "migmp.h"
 #include "mjoin.h"
 
 int dsr_mcast_init(struct dsr_priv *priv)
@@ -54,10 +57,16 @@ int dsr_mcast_init(struct dsr_priv *priv)
 	mc->st = kvcalloc(DSR_MC_GROUPS, sizeof(*mc->st), GFP_KERNEL);
 	if (!mc->st)
 		goto err_t;
+	mc->chain = kvcalloc(DSR_MC_GROUPS, sizeof(*mc->chain), GFP_KERNEL);
+	if (!mc->chain)
+		goto err_st;
+	dsr_mch_default(&mc->def);
 	if (dsr_rl_init(&mc->rl_join, DSR_RL_BUCKETS, DSR_MC_JOIN_RATE,
 			DSR_MC_JOIN_RATE, get_random_u32()))
-		goto err_st;
+		goto err_chain;
 	return 0;
+err_chain:
+	kvfree(mc->chain);
 err_st:
 	kvfree(mc->st);
 err_t:
@@ -65,8 +74,15 @@ err_t:
 	return -ENOMEM;
 }
 
+/* (no packet or request runs any more: the device is gone) */
 void dsr_mcast_destroy(struct dsr_priv *priv)
 {
+	unsigned int i;
+
+	for (i = 0; priv->mc.chain && i < DSR_MC_GROUPS; i++)
+		kfree(rcu_dereference_protected(priv->mc.chain[i], 1));
+	kvfree(priv->mc.chain);
+	priv->mc.chain = NULL;
 	dsr_rl_destroy(&priv->mc.rl_join);
 	kvfree(priv->mc.st);
 	priv->mc.st = NULL;
@@ -213,6 +229,15 @@ void dsr_mcast_rx_join(struct dsr_priv *priv, struct sk_buff *skb,
 	dsr_mc_changed(priv, g, out);
 }
 
+/* a group a local receiver made: every layer, by a byte, until told */
+static void dsr_mc_default_tag(struct dsr_mt_group *g)
+{
+	if (!g->tag.layers) {
+		g->tag.mode = DSR_MTAG_BYTE;
+		g->tag.layers = DSR_MTAG_MAX_LAYERS;
+	}
+}
+
 /* Local receivers of (source, group) want layers (0: none any more). */
 int dsr_mcast_local(struct dsr_priv *priv, __be32 source, __be32 group,
 		    u8 layers, const struct dsr_mtag_cfg *tag,
@@ -253,14 +278,130 @@ int dsr_mcast_local(struct dsr_priv *priv, __be32 source, __be32 group,
 	g = dsr_mt_find(&mc->t, source, group);
 	if (!g)
 		return 0;
-	if (tag) {
+	if (tag)
 		g->tag = *tag;
-	} else if (!g->tag.layers) {
-		g->tag.mode = DSR_MTAG_BYTE;
-		g->tag.layers = DSR_MTAG_MAX_LAYERS;
-	}
+	else
+		dsr_mc_default_tag(g);
 	dsr_mc_changed(priv, g, out);
 	return 0;
+}
+
+/* a local socket's join (join) or leave of (source, group) */
+static void dsr_mc_igmp_one(struct dsr_priv *priv, __be32 source,
+			    __be32 group, bool join, struct sk_buff_head *out)
+{
+	struct dsr_mcast *mc = &priv->mc;
+	struct dsr_mt_group *g;
+	enum dsr_mt_res r;
+
+	/* a report is sent more than once (robustness): count changes */
+	g = dsr_mt_find(&mc->t, source, group);
+	if (join && g && g->igmp)
+		return;
+	r = dsr_mt_igmp(&mc->t, source, group, join, dsr_now(priv));
+	if (r == DSR_MT_NO_ENTRY)	/* a leave repeated */
+		return;
+	dsr_mc_tree_res(priv, r);
+	if (r != DSR_MT_OK)
+		return;
+	dsr_stat(priv, join ? DSR_S_MCAST_IGMP_JOIN : DSR_S_MCAST_IGMP_LEAVE);
+	g = dsr_mt_find(&mc->t, source, group);
+	if (!g || !join)
+		return;		/* a fall goes upstream at the next refresh */
+	dsr_mc_default_tag(g);
+	dsr_mc_changed(priv, g, out);
+}
+
+/*
+ * An IGMP message our stack sends on dsr0 (migmp.h): a local socket's
+ * source-specific joins and leaves of trees.  It is consumed here, never
+ * sent on.  An any-source join has no tree to join: counted.
+ */
+void dsr_mcast_igmp(struct dsr_priv *priv, struct sk_buff *skb)
+{
+	unsigned int ihl, len, n, i, k;
+	struct dsr_migmp_rec rec;
+	struct sk_buff_head out;
+	const u8 *msg;
+	size_t off = 0;
+
+	if (skb_linearize(skb))
+		goto bad;
+	ihl = ip_hdrlen(skb);
+	len = ntohs(ip_hdr(skb)->tot_len);
+	if (len < ihl || len > skb->len - skb_network_offset(skb) ||
+	    (ip_hdr(skb)->frag_off & htons(IP_MF | IP_OFFSET)))
+		goto bad;
+	msg = skb_network_header(skb) + ihl;
+	len -= ihl;
+	if (dsr_migmp_check(msg, len, &n) != DSR_MIGMP_OK)
+		goto bad;
+	__skb_queue_head_init(&out);
+	dsr_lock(priv);
+	for (i = 0; i < n && !priv->dead; i++) {
+		dsr_migmp_next(msg, len, &off, &rec);
+		switch (rec.op) {
+		case DSR_MIGMP_ONLY:
+			/*
+			 * Linux sends TO_IN(sources) only on a change from
+			 * EXCLUDE (any-source, no join of ours) and splits a
+			 * long one over several reports: the sources are
+			 * joins; only TO_IN({}) (the group left) ends them.
+			 */
+			if (!rec.nsrc)
+				dsr_stat_add(priv, DSR_S_MCAST_IGMP_LEAVE,
+					     dsr_mt_igmp_only(&priv->mc.t,
+							      rec.group,
+							      NULL, 0));
+			fallthrough;
+		case DSR_MIGMP_JOIN:
+		case DSR_MIGMP_LEAVE:
+			for (k = 0; k < rec.nsrc; k++)
+				dsr_mc_igmp_one(priv, dsr_migmp_src(&rec, k),
+						rec.group,
+						rec.op != DSR_MIGMP_LEAVE, &out);
+			break;
+		case DSR_MIGMP_ANY:
+			dsr_stat(priv, DSR_S_MCAST_IGMP_ANY);
+			break;
+		default:
+			break;
+		}
+	}
+	dsr_out_commit(priv, &out);
+	dsr_unlock(priv);
+	dsr_out_flush(priv);
+	consume_skb(skb);
+	return;
+bad:
+	dsr_stat(priv, DSR_S_MCAST_IGMP_BAD);
+	kfree_skb(skb);
+}
+
+/*
+ * Whether a socket on dev is still a member of group.  A socket that
+ * leaves while dsr0 is down sends no report (nor does the kernel report
+ * it after up), so every refresh ends the sockets' joins of groups that
+ * no socket holds any more.  (The group list is RCU; a group's sources
+ * are under its lock, which transmit holds before ours: not read here.)
+ */
+static bool dsr_mc_member(struct net_device *dev, __be32 group)
+{
+	const struct ip_mc_list *im;
+	struct in_device *in_dev;
+	bool found = false;
+
+	rcu_read_lock();
+	in_dev = __in_dev_get_rcu(dev);
+	for (im = in_dev ? rcu_dereference(in_dev->mc_list) : NULL; im;
+	     im = rcu_dereference(im->next_rcu)) {
+		if (im->multiaddr == group) {
+			found = true;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
 }
 
 /*
@@ -280,16 +421,72 @@ void dsr_mcast_tick(struct dsr_priv *priv, u64 now, struct sk_buff_head *out)
 	dsr_mt_expire(&mc->t, now);
 	for (i = 0; i < mc->t.max_groups; i++) {
 		struct dsr_mt_group *g = &mc->t.g[i];
+		struct dsr_mc_chain *old;
 		enum dsr_mt_up r;
 		u8 layers;
 
-		if (!g->group)
+		if (!g->group) {
+			/* a chain ends with its group's state */
+			old = rcu_replace_pointer(mc->chain[i], NULL,
+						  lockdep_is_held(&priv->lock));
+			if (old)
+				kfree_rcu(old, rcu);
 			continue;
+		}
+		if (g->igmp && !dsr_mc_member(priv->dev, g->group) &&
+		    dsr_mt_igmp(&mc->t, g->source, g->group, false, now) ==
+		    DSR_MT_OK)
+			dsr_stat(priv, DSR_S_MCAST_IGMP_LEAVE);
 		dsr_mc_find_upstream(priv, g, out);
 		r = dsr_mt_refresh(&mc->t, g, now, &layers);
 		if (g->upstream && (layers || r == DSR_MT_UP_FALL))
 			dsr_mc_send_join(priv, g, layers, out);
 	}
+}
+
+/* ---- element chains ------------------------------------------------------------ */
+
+/* g's chain (under the device lock) */
+const struct dsr_mch *dsr_mcast_chain_of(struct dsr_priv *priv,
+					 const struct dsr_mt_group *g)
+{
+	struct dsr_mcast *mc = &priv->mc;
+	const struct dsr_mc_chain *ch;
+
+	ch = rcu_dereference_protected(mc->chain[g - mc->t.g],
+				       lockdep_is_held(&priv->lock));
+	if (ch && ch->source == g->source && ch->group == g->group)
+		return &ch->c;
+	return &mc->def;
+}
+
+/*
+ * The chain of (source, group) becomes ch (NULL: the default), under the
+ * device lock: one pointer store; the old chain is freed after the
+ * packets that may run through it.  ch is ours from here on.
+ */
+int dsr_mcast_chain(struct dsr_priv *priv, __be32 source, __be32 group,
+		    struct dsr_mc_chain *ch, struct netlink_ext_ack *extack)
+{
+	struct dsr_mcast *mc = &priv->mc;
+	struct dsr_mc_chain *old;
+	struct dsr_mt_group *g;
+
+	g = dsr_mt_find(&mc->t, source, group);
+	if (!g) {
+		NL_SET_ERR_MSG(extack, "no tree of this source and group here");
+		kfree(ch);
+		return -ENOENT;
+	}
+	if (ch) {
+		ch->source = source;
+		ch->group = group;
+	}
+	old = rcu_replace_pointer(mc->chain[g - mc->t.g], ch,
+				  lockdep_is_held(&priv->lock));
+	if (old)
+		kfree_rcu(old, rcu);
+	return 0;
 }
 
 /* ---- packets ------------------------------------------------------------------ */
@@ -401,13 +598,25 @@ static struct dsr_slave *dsr_mc_slave(struct dsr_priv *priv, u32 ifindex)
 	return NULL;
 }
 
+/* whether the chain's cap stops a packet of layer, len bytes (counted) */
+static bool dsr_mc_capped(struct dsr_priv *priv, struct dsr_mt_group *g,
+			  const struct dsr_mch *ch, u8 layer, unsigned int len)
+{
+	if (!ch->cap || layer < ch->cap)
+		return false;
+	dsr_mc_count(&priv->mc, g, layer, DSR_MC_CAP_P, 1, len);
+	dsr_stat(priv, DSR_S_MCAST_CAPPED);
+	return true;
+}
+
 /*
  * A copy of the inner packet at off to each child that asked for layer,
  * or one to a slave's broadcast where enough children share it.
  */
 static void dsr_mc_fanout(struct dsr_priv *priv, struct dsr_mt_group *g,
-			  const struct sk_buff *skb, unsigned int off,
-			  u8 layer, bool relay, struct sk_buff_head *out)
+			  const struct dsr_mch *ch, const struct sk_buff *skb,
+			  unsigned int off, u8 layer, bool relay,
+			  struct sk_buff_head *out)
 {
 	const struct iphdr *in = (const struct iphdr *)(skb->data + off);
 	struct dsr_mt_copy cp[DSR_MC_CHILDREN + DSR_MT_SLAVES];
@@ -425,12 +634,20 @@ static void dsr_mc_fanout(struct dsr_priv *priv, struct dsr_mt_group *g,
 		dsr_stat(priv, DSR_S_MCAST_TTL);
 		return;
 	}
-	/* the children that did not ask for the layer */
-	for (i = 0, n = 0; i < g->nchild; i++)
-		n += g->child[i].expires > now && g->child[i].layers <= layer;
-	dsr_mc_count(mc, g, layer, DSR_MC_FILT_P, n, len);
-	mc->t.p.bcast_min = DSR_P(priv, MCAST_BCAST_MIN);
-	n = dsr_mt_fanout(&mc->t, g, layer, now, cp, ARRAY_SIZE(cp));
+	/*
+	 * the children that did not ask for the layer; without the filter,
+	 * every child gets every layer (as if it were the base layer)
+	 */
+	if (ch->filter) {
+		for (i = 0, n = 0; i < g->nchild; i++)
+			n += g->child[i].expires > now &&
+			     g->child[i].layers <= layer;
+		dsr_mc_count(mc, g, layer, DSR_MC_FILT_P, n, len);
+	}
+	mc->t.p.bcast_min = ch->bcast == DSR_MC_FANOUT_PARAM ?
+			    DSR_P(priv, MCAST_BCAST_MIN) : ch->bcast;
+	n = dsr_mt_fanout(&mc->t, g, ch->filter ? layer : 0, now, cp,
+			  ARRAY_SIZE(cp));
 	for (i = 0; i < n; i++) {
 		struct dsr_slave *s = NULL;
 
@@ -461,6 +678,7 @@ void dsr_mcast_xmit(struct dsr_priv *priv, struct sk_buff *skb,
 		    struct sk_buff_head *out)
 {
 	const struct iphdr *iph = ip_hdr(skb);
+	const struct dsr_mch *ch;
 	struct dsr_mt_group *g;
 	u8 layer;
 
@@ -475,10 +693,18 @@ void dsr_mcast_xmit(struct dsr_priv *priv, struct sk_buff *skb,
 		dsr_stat(priv, DSR_S_NOMEM);
 		goto drop;
 	}
-	if (!dsr_mc_layer(priv, g, skb, 0, &layer))
+	ch = dsr_mcast_chain_of(priv, g);
+	layer = 0;
+	if (ch->tag && !dsr_mc_layer(priv, g, skb, 0, &layer))
 		goto drop;
-	dsr_mc_dup(priv, skb, 0);	/* (an echo of it is a duplicate) */
-	dsr_mc_fanout(priv, g, skb, 0, layer, false, out);
+	if (ch->dup)
+		dsr_mc_dup(priv, skb, 0);	/* (an echo of it is a duplicate) */
+	if (dsr_mc_capped(priv, g, ch, layer, ntohs(iph->tot_len))) {
+		consume_skb(skb);
+		return;
+	}
+	if (ch->fanout)
+		dsr_mc_fanout(priv, g, ch, skb, 0, layer, false, out);
 	consume_skb(skb);
 	return;
 drop:
@@ -510,6 +736,7 @@ bool dsr_mcast_rx(struct dsr_priv *priv, struct sk_buff *skb,
 		  unsigned int off, struct sk_buff_head *out)
 {
 	struct dsr_mcast *mc = &priv->mc;
+	const struct dsr_mch *ch;
 	const struct iphdr *in;
 	struct dsr_mt_group *g;
 	unsigned int len;
@@ -537,13 +764,18 @@ bool dsr_mcast_rx(struct dsr_priv *priv, struct sk_buff *skb,
 		dsr_stat(priv, DSR_S_MCAST_NO_TREE);
 		return false;
 	}
-	if (dsr_mc_dup(priv, skb, off)) {
+	ch = dsr_mcast_chain_of(priv, g);
+	if (ch->dup && dsr_mc_dup(priv, skb, off)) {
 		dsr_stat(priv, DSR_S_MCAST_DUPLICATE);
 		return false;
 	}
-	if (!dsr_mc_layer(priv, g, skb, off, &layer))
+	layer = 0;
+	if (ch->tag && !dsr_mc_layer(priv, g, skb, off, &layer))
 		return false;
-	dsr_mc_fanout(priv, g, skb, off, layer, true, out);
+	if (dsr_mc_capped(priv, g, ch, layer, len))
+		return false;
+	if (ch->fanout)
+		dsr_mc_fanout(priv, g, ch, skb, off, layer, true, out);
 	local = dsr_mt_deliver(g, layer);
 	if (local) {
 		dsr_mc_count(mc, g, layer, DSR_MC_LOCAL_P, 1, len);

@@ -269,38 +269,86 @@ enum dsr_mt_res dsr_mt_leave(struct dsr_mt_table *t, __be32 source,
 	return r;
 }
 
+/* local receivers: ahctl's level, else all layers for a socket's join */
+static void dsr_mt_set_local(const struct dsr_mt_table *t,
+			     struct dsr_mt_group *g)
+{
+	g->local = g->level ? g->level : g->igmp ? t->p.max_layers : 0;
+}
+
 static enum dsr_mt_res dsr_mt_do_local(struct dsr_mt_table *t, __be32 source,
-				       __be32 group, u8 layers, u64 now)
+				       __be32 group, u8 layers, bool igmp,
+				       bool join, u64 now)
 {
 	enum dsr_mt_res r = dsr_mt_check(source, group);
 	struct dsr_mt_group *g;
 
 	if (r != DSR_MT_OK)
 		return r;
-	if (layers > t->p.max_layers)
+	if (!igmp && layers > t->p.max_layers)
 		return DSR_MT_BAD_LAYERS;
 	g = dsr_mt_find(t, source, group);
-	if (!layers) {
-		if (!g || !g->local)
+	if (!join) {
+		if (!g || !(igmp ? g->igmp : g->level))
 			return DSR_MT_NO_ENTRY;
-		g->local = 0;
+		if (igmp)
+			g->igmp = false;
+		else
+			g->level = 0;
+		dsr_mt_set_local(t, g);
 		return DSR_MT_OK;
 	}
 	if (!g)
 		g = dsr_mt_get(t, source, group, now);
 	if (!g)
 		return DSR_MT_GROUPS_FULL;
-	g->local = layers;
+	if (igmp)
+		g->igmp = true;
+	else
+		g->level = layers;
+	dsr_mt_set_local(t, g);
 	return DSR_MT_OK;
 }
 
 enum dsr_mt_res dsr_mt_local(struct dsr_mt_table *t, __be32 source,
 			     __be32 group, u8 layers, u64 now)
 {
-	enum dsr_mt_res r = dsr_mt_do_local(t, source, group, layers, now);
+	enum dsr_mt_res r = dsr_mt_do_local(t, source, group, layers, false,
+					    layers, now);
 
 	t->count[r]++;
 	return r;
+}
+
+enum dsr_mt_res dsr_mt_igmp(struct dsr_mt_table *t, __be32 source,
+			    __be32 group, bool join, u64 now)
+{
+	enum dsr_mt_res r = dsr_mt_do_local(t, source, group, 0, true, join,
+					    now);
+
+	t->count[r]++;
+	return r;
+}
+
+unsigned int dsr_mt_igmp_only(struct dsr_mt_table *t, __be32 group,
+			      const u8 *keep, unsigned int n)
+{
+	unsigned int i, j, left = 0;
+
+	for (i = 0; i < t->max_groups; i++) {
+		struct dsr_mt_group *g = &t->g[i];
+
+		if (g->group != group || !group || !g->igmp)
+			continue;
+		for (j = 0; j < n && ah_get_addr(keep + 4 * j) != g->source; j++)
+			;
+		if (j < n)
+			continue;
+		g->igmp = false;
+		dsr_mt_set_local(t, g);
+		left++;
+	}
+	return left;
 }
 
 unsigned int dsr_mt_expire(struct dsr_mt_table *t, u64 now)

@@ -87,6 +87,8 @@ struct dsr_mt_group {
 	__be32 source, group;	/* group 0: a free slot */
 	__be32 upstream;	/* 0: none */
 	u8 local;		/* layers for local receivers; 0: none */
+	u8 level;		/* local layers set by the user; 0: none */
+	bool igmp;		/* a local socket joined (its IGMP report) */
 	u8 asked;		/* layers upstream was last asked for */
 	u16 nchild;		/* child[0..nchild-1] in use */
 	struct dsr_mt_child *child;	/* max_children of them */
@@ -137,9 +139,25 @@ enum dsr_mt_res dsr_mt_join(struct dsr_mt_table *t, __be32 source,
 			    u64 now);
 enum dsr_mt_res dsr_mt_leave(struct dsr_mt_table *t, __be32 source,
 			     __be32 group, __be32 child);
-/* local receivers want layers (0: none any more) */
+/*
+ * Local receivers.  The user sets how many layers they get
+ * (dsr_mt_local(), ahctl dsr mcast join; 0: the level is gone); a local
+ * socket's join (dsr_mt_igmp(), from its IGMP report) asks for all layers
+ * unless the user set a level.  The group's local is the level if set,
+ * else max_layers while a socket is joined, else 0.
+ */
 enum dsr_mt_res dsr_mt_local(struct dsr_mt_table *t, __be32 source,
 			     __be32 group, u8 layers, u64 now);
+/* a local socket's join (true) or leave of (source, group) */
+enum dsr_mt_res dsr_mt_igmp(struct dsr_mt_table *t, __be32 source,
+			    __be32 group, bool join, u64 now);
+/*
+ * The sockets' joins of group are those of the n sources at keep (4
+ * bytes each, network order, as in an IGMP record): the others of group
+ * end; how many ended.
+ */
+unsigned int dsr_mt_igmp_only(struct dsr_mt_table *t, __be32 group,
+			      const u8 *keep, unsigned int n);
 /*
  * Drops the children whose joins ended by now, and the groups left with
  * nothing (no child, no local receiver, upstream told); how many

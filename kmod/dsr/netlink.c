@@ -207,6 +207,15 @@ static const struct nla_policy dsr_mcast_policy[DSR_A_MAX + 1] = {
 	[DSR_A_MC_TAG_TIDS] = NLA_POLICY_MAX(NLA_U8, DSR_MTAG_MAX_TIDS),
 };
 
+static const struct nla_policy dsr_mcast_chain_policy[DSR_A_MAX + 1] = {
+	DSR_DEV_POLICY,
+	[DSR_A_MC_SOURCE] = { .type = NLA_BE32 },
+	[DSR_A_MC_GROUP] = { .type = NLA_BE32 },
+	[DSR_A_MC_CHAIN] = { .type = NLA_BINARY,
+			     .len = DSR_MC_CHAIN_MAX *
+				    sizeof(struct dsr_mc_elem_cfg) },
+};
+
 /* ---- device lookup -------------------------------------------------------- */
 
 static struct net_device *dsr_lookup(struct net *net, struct nlattr **attrs,
@@ -542,6 +551,45 @@ static int dsr_cmd_mcast(struct sk_buff *skb, struct genl_info *info)
 	dsr_out_commit(priv, &out);
 	dsr_unlock_bh(priv);
 	dsr_out_flush(priv);
+	return err;
+}
+
+/*
+ * MCAST_CHAIN: the group's element chain replaced whole (without
+ * MC_CHAIN: the default), checked and allocated before the device lock.
+ */
+static int dsr_cmd_mcast_chain(struct sk_buff *skb, struct genl_info *info)
+{
+	struct dsr_priv *priv = info->user_ptr[0];
+	struct nlattr **a = info->attrs;
+	struct dsr_mc_chain *ch = NULL;
+	enum dsr_mch_res r;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, DSR_A_MC_SOURCE) ||
+	    GENL_REQ_ATTR_CHECK(info, DSR_A_MC_GROUP)) {
+		NL_SET_ERR_MSG(info->extack, "a chain needs source and group");
+		return -EINVAL;
+	}
+	if (a[DSR_A_MC_CHAIN]) {
+		ch = kzalloc(sizeof(*ch), GFP_KERNEL);
+		if (!ch)
+			return -ENOMEM;
+		r = dsr_mch_build(nla_data(a[DSR_A_MC_CHAIN]),
+				  nla_len(a[DSR_A_MC_CHAIN]), &ch->c);
+		if (r != DSR_MCH_OK) {
+			kfree(ch);
+			if (info->extack)
+				info->extack->_msg = dsr_mch_res_msg(r);
+			NL_SET_BAD_ATTR(info->extack, a[DSR_A_MC_CHAIN]);
+			return -EINVAL;
+		}
+	}
+	dsr_lock_bh(priv);
+	err = dsr_mcast_chain(priv, nla_get_in_addr(a[DSR_A_MC_SOURCE]),
+			      nla_get_in_addr(a[DSR_A_MC_GROUP]), ch,
+			      info->extack);
+	dsr_unlock_bh(priv);
 	return err;
 }
 
@@ -893,7 +941,8 @@ static int dsr_walk_negcache(struct dsr_dump *d, long *pos)
 	return 0;
 }
 
-static int dsr_nl_mc_group(struct sk_buff *msg, const struct dsr_mt_group *g)
+static int dsr_nl_mc_group(struct sk_buff *msg, const struct dsr_mt_group *g,
+			   const struct dsr_mch *ch)
 {
 	const struct dsr_mtag_cfg *t = &g->tag;
 
@@ -904,7 +953,9 @@ static int dsr_nl_mc_group(struct sk_buff *msg, const struct dsr_mt_group *g)
 	    nla_put_u8(msg, DSR_A_MC_LAYERS, g->local) ||
 	    nla_put_u8(msg, DSR_A_MC_ASKED, g->asked) ||
 	    nla_put_u8(msg, DSR_A_MC_TAG_MODE, t->mode) ||
-	    nla_put_u8(msg, DSR_A_MC_TAG_LAYERS, t->layers))
+	    nla_put_u8(msg, DSR_A_MC_TAG_LAYERS, t->layers) ||
+	    (g->igmp && nla_put_flag(msg, DSR_A_MC_LOCAL_IGMP)) ||
+	    nla_put(msg, DSR_A_MC_CHAIN, ch->n * sizeof(ch->e[0]), ch->e))
 		return -EMSGSIZE;
 	if (t->mode == DSR_MTAG_BYTE)
 		return nla_put_u16(msg, DSR_A_MC_TAG_OFFSET, t->offset);
@@ -935,6 +986,7 @@ static int dsr_nl_mc_layer(struct sk_buff *msg, const struct dsr_mt_group *g,
 		DSR_A_MC_FWD_PACKETS, DSR_A_MC_FWD_BYTES,
 		DSR_A_MC_FILT_PACKETS, DSR_A_MC_FILT_BYTES,
 		DSR_A_MC_LOCAL_PACKETS, DSR_A_MC_LOCAL_BYTES,
+		DSR_A_MC_CAPPED_PACKETS, 0,	/* (bytes: not shown) */
 	};
 	unsigned int i;
 
@@ -944,7 +996,8 @@ static int dsr_nl_mc_layer(struct sk_buff *msg, const struct dsr_mt_group *g,
 	    nla_put_u8(msg, DSR_A_MC_LAYER, l))
 		return -EMSGSIZE;
 	for (i = 0; i < DSR_MC_NSTAT; i++)
-		if (nla_put_u64_64bit(msg, attr[i], st->v[i][l], DSR_A_PAD))
+		if (attr[i] &&
+		    nla_put_u64_64bit(msg, attr[i], st->v[i][l], DSR_A_PAD))
 			return -EMSGSIZE;
 	return 0;
 }
@@ -974,7 +1027,8 @@ static int dsr_walk_mcast(struct dsr_dump *d, long *pos)
 			return -EAGAIN;
 		if (!row) {
 			hdr = dsr_row_begin(d);
-			err = hdr ? dsr_nl_mc_group(d->skb, g) : 0;
+			err = hdr ? dsr_nl_mc_group(d->skb, g,
+					dsr_mcast_chain_of(d->priv, g)) : 0;
 		} else if (row <= DSR_MC_CHILDREN) {
 			const struct dsr_mt_child *c = &g->child[row - 1];
 
@@ -1049,6 +1103,8 @@ static const struct genl_ops dsr_genl_ops[] = {
 	DSR_DUMP(DSR_CMD_GET_NEGCACHE, dsr_dump_negcache),
 	DSR_DO(DSR_CMD_MCAST_JOIN, dsr_cmd_mcast, dsr_mcast_policy),
 	DSR_DO(DSR_CMD_MCAST_LEAVE, dsr_cmd_mcast, dsr_mcast_policy),
+	DSR_DO(DSR_CMD_MCAST_CHAIN, dsr_cmd_mcast_chain,
+	       dsr_mcast_chain_policy),
 	DSR_DUMP(DSR_CMD_GET_MCAST, dsr_dump_mcast),
 };
 

@@ -123,6 +123,11 @@ netdev_tx_t dsr_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		goto drop;
 	}
 	iph = ip_hdr(skb);
+	/* a local socket's multicast joins and leaves (mcast.c) */
+	if (iph->protocol == IPPROTO_IGMP && ipv4_is_multicast(iph->daddr)) {
+		dsr_mcast_igmp(priv, skb);
+		return NETDEV_TX_OK;
+	}
 	/* a group's packets go down its tree (mcast.c), one by one */
 	mcast = ipv4_is_multicast(iph->daddr) &&
 		!ipv4_is_local_multicast(iph->daddr);

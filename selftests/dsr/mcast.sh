@@ -332,14 +332,17 @@ test_bad() {
 # What ahctl would not send, the kernel refuses too, each with errno and
 # extack; nobody (without CAP_NET_ADMIN) may not join; nothing changes
 test_netlink() {
-	local before
+	local before t1
 	shared || return 1
 	before=$(groups_of 5)
+	t1=$(tree_of 5 239.1.1.1)
 	check "each bad request refused with errno and reason" nl 5 <<-'EOF' &&
 		J, L = C["DSR_CMD_MCAST_JOIN"], C["DSR_CMD_MCAST_LEAVE"]
 		def a4(n, v): return attr(A["DSR_A_MC_" + n], socket.inet_aton(v))
 		def b1(n, v): return attr(A["DSR_A_MC_" + n], bytes([v]))
 		S, G, N = a4("SOURCE", "10.0.0.1"), a4("GROUP", "239.1.1.9"), b1("LAYERS", 2)
+		CH, G1 = C["DSR_CMD_MCAST_CHAIN"], a4("GROUP", "239.1.1.1")
+		def ch(*b): return attr(A["DSR_A_MC_CHAIN"], bytes(b))
 		cases = [
 		    ("group 10.1.1.1", J, [S, a4("GROUP", "10.1.1.1"), N], errno.EINVAL, "group must be multicast"),
 		    ("group 224.0.0.5", J, [S, a4("GROUP", "224.0.0.5"), N], errno.EINVAL, "group must be multicast"),
@@ -353,6 +356,19 @@ test_netlink() {
 		    ("no group", J, [S, N], errno.EINVAL, ""),
 		    ("leave with layers", L, [S, G, N], errno.EINVAL, "leave takes only"),
 		    ("leave, not joined", L, [S, G], errno.ENOENT, "no local receivers"),
+		    ("chain of no tree", CH, [S, G, ch(1, 0)], errno.ENOENT, "no tree"),
+		    ("chain, no group", CH, [S, ch(1, 0)], errno.EINVAL, "needs source and group"),
+		    ("chain empty", CH, [S, G1, ch()], errno.EINVAL, "needs an element"),
+		    ("chain of 3 bytes", CH, [S, G1, attr(A["DSR_A_MC_CHAIN"], bytes([1, 0, 2]))], errno.EINVAL, "elements of 2 bytes"),
+		    ("chain of 9", CH, [S, G1, ch(*([2, 0] * 9))], errno.ERANGE, ""),
+		    ("element 9", CH, [S, G1, ch(9, 0)], errno.EINVAL, "unknown element"),
+		    ("element 0", CH, [S, G1, ch(0, 0)], errno.EINVAL, "unknown element"),
+		    ("dup twice", CH, [S, G1, ch(2, 0, 2, 0)], errno.EINVAL, "twice"),
+		    ("tag second", CH, [S, G1, ch(2, 0, 1, 0)], errno.EINVAL, "tag must be the first"),
+		    ("dup after fanout", CH, [S, G1, ch(5, 255, 2, 0)], errno.EINVAL, "fanout must be the last"),
+		    ("cap 0", CH, [S, G1, ch(3, 0)], errno.EINVAL, "cap takes 1..128"),
+		    ("cap 129", CH, [S, G1, ch(3, 129)], errno.EINVAL, "cap takes 1..128"),
+		    ("dup with an argument", CH, [S, G1, ch(2, 1)], errno.EINVAL, "no argument"),
 		]
 		for name, cmd, attrs, want, text in cases:
 		    err, _ = g.do(cmd, dev, *attrs)
@@ -368,11 +384,86 @@ test_netlink() {
 		print(f"# nobody: errno {-err}")
 		if err != -errno.EPERM:
 		    fail(f"nobody's join: errno {-err}")
+		err, _ = g.do(C["DSR_CMD_MCAST_CHAIN"], dev, S,
+		              attr(A["DSR_A_MC_GROUP"], socket.inet_aton("239.1.1.1")),
+		              attr(A["DSR_A_MC_CHAIN"], bytes([4, 0])))
+		print(f"# nobody's chain: errno {-err}")
+		if err != -errno.EPERM:
+		    fail(f"nobody's chain: errno {-err}")
 	EOF
 	check "5 has no tree of the group the requests named" \
 		test "$(tree_of 5 239.1.1.9)" == "[]" &&
 	check "  nor any other new one" \
-		test -z "$(comm -13 <(echo "$before") <(groups_of 5))"
+		test -z "$(comm -13 <(echo "$before") <(groups_of 5))" &&
+	check "  and the bad chains changed nothing of 239.1.1.1" \
+		test "$(tree_of 5 239.1.1.1)" == "$t1"
+}
+
+# chain_is NODE GROUP JSON: NODE's chain of GROUP is JSON (mcast show's)
+chain_is() {
+	mshow "$1" | jq -e --arg g "$2" --argjson c "$3" 'any(.[];
+		.mc_row == "group" and .mc_group == $g and .mc_chain == $c)' >/dev/null
+}
+
+# mchain NODE GROUP ELEMENT...: NODE's chain of (1, GROUP)
+mchain() {
+	local n=$1 g=$2
+	shift 2
+	dsr "$n" mcast chain dev dsr0 source "$(node_ip 1)" group "$g" "$@"
+}
+
+# An element chain replaced under a stream: relay 2's chain of the group
+# becomes one that caps it at 2 layers (while at least 10 frames pass),
+# then the default again, while
+# receiver 5 takes all 4 layers.  Layers 0 and 1 arrive whole, once;
+# layers 2 and 3 stop while the cap is there (relay 2 counts what it
+# capped) and come back after; nothing arrives twice.
+test_chain() {
+	local g=239.1.1.7 d spid l got2 fwd cap
+	local frames=$((90 * ${AH_TIME_SCALE:-1}))	# 6 s (more where slower)
+	shared || return 1
+	d=$(mktemp -d)
+	RECV_PIDS=()
+	recv 5 "$g" "$d/5.json"
+	mjoin 5 "$g" 4 tag byte offset 0 group-layers 4 || return 1
+	check "2 relays to 5 for 4 layers" busywait 10000 child_is 2 "$g" 5 4 ||
+		return 1
+	FRAMES=$frames send "$g" 4 > "$d/sent" &
+	spid=$!
+	# each chain while at least 10 frames pass
+	check "the stream crosses 2" busywait 10000 eval \
+		'test "$(layer_stat 2 "$g" 3 mc_fwd_packets)" -ge 10' &&
+	check "2's chain replaced: cap 2" \
+		mchain 2 "$g" tag dup cap 2 filter fanout &&
+	check "  2 shows it" \
+		chain_is 2 "$g" '["tag","dup","cap 2","filter","fanout"]' &&
+	check "  2 caps layers 2 and 3" busywait 10000 eval \
+		'test "$(layer_stat 2 "$g" 3 mc_capped_packets)" -ge 10' &&
+	check "2's chain back to the default" mchain 2 "$g" default &&
+	check "  2 shows it" \
+		chain_is 2 "$g" '["tag","dup","filter","fanout"]' || return 1
+	wait "$spid"
+	wait "${RECV_PIDS[@]}"
+	diag "5: $(jq -c '{received, duplicates, per_layer: [.per_layer[] |
+		[.layer, .packets]]}' "$d/5.json") of $frames frames"
+	for l in 0 1; do
+		check "5 got all $frames datagrams of layer $l" \
+			test "$(got "$d/5.json" "$l")" -eq "$frames" || return 1
+	done
+	check "5 got no duplicate" test "$(jq .duplicates "$d/5.json")" -eq 0 ||
+		return 1
+	for l in 2 3; do
+		got2=$(got "$d/5.json" "$l")
+		fwd=$(layer_stat 2 "$g" "$l" mc_fwd_packets)
+		cap=$(layer_stat 2 "$g" "$l" mc_capped_packets)
+		diag "layer $l: 5 got $got2; relay 2 forwarded $fwd, capped $cap"
+		check "layer $l: capped for a while, then forwarded again" \
+			test "$cap" -gt 0 -a "$got2" -gt 0 -a "$got2" -lt "$frames" &&
+		check "  relay 2 forwarded or capped each, once" \
+			test $((fwd + cap)) -eq "$frames" -a "$got2" -eq "$fwd" ||
+			return 1
+	done
+	rm -rf "$d"
 }
 
 # Mobility: relay 3 leaves the range of 2 and 4 (macfilter) while 4
@@ -411,12 +502,82 @@ test_mobility() {
 		test "$(jq .last_frame "$d/4.json")" -eq $((frames - 1))
 }
 
+# group_igmp NODE GROUP: whether a local socket's join is on NODE's group
+group_igmp() {
+	mshow "$1" | jq -e --arg g "$2" 'any(.[]; .mc_row == "group" and
+		.mc_group == $g and .mc_local_igmp == true and
+		.mc_layers == 128)' >/dev/null
+}
+
+# A local socket's source-specific join (IP_ADD_SOURCE_MEMBERSHIP, no
+# ahctl) joins the tree through its IGMP report, for all layers; its end
+# leaves it.  An any-source join has no tree to join: counted, no tree.
+test_igmp() {
+	local g=239.1.1.5 d sent l pid any
+	shared || return 1
+	d=$(mktemp -d)
+	nsexec 4 "$PYTHON" "$STREAM" layered-recv "$g" 5000 \
+		$((60 * ${AH_TIME_SCALE:-1})) 3 --dev dsr0 \
+		--source "$(node_ip 1)" --ssm > "$d/4.json" &
+	pid=$!
+	if ! busywait 10000 group_igmp 4 "$g"; then
+		diag "4: $(nsnet 4 ethtool -S dsr0 | grep -E 'igmp|broadcast|mcast_join' | tr -s ' \n' ' ')"
+		diag "4: $(mshow 4 | jq -c '.[] | select(.mc_row == "group")')"
+		diag "4: $(nsnet 4 cat /proc/net/igmp | tr -s ' \n\t' ' ')"
+	fi
+	check "4's socket joined: its group wants all layers" group_igmp 4 "$g" &&
+	check "  3 relays to 4 and 2 to 3, for all 128" \
+		busywait 10000 eval 'child_is 3 "$g" 4 128 && child_is 2 "$g" 3 128' &&
+	check "  4 counted the join" test "$(dsr_stat 4 mcast_igmp_joins)" -ge 1 ||
+		return 1
+	sent=$(send "$g" 4) || return 1
+	wait "$pid"
+	diag "4: $(jq -c '{received, duplicates, frames_decodable}' "$d/4.json")"
+	for l in 0 1 2 3; do
+		check "4 got all $FRAMES datagrams of layer $l" \
+			test "$(got "$d/4.json" "$l")" -eq "$FRAMES" || return 1
+	done
+	# the socket closed: its leave ends the join; 3 stops relaying to 4
+	check "4's socket left: no socket's join on its group" \
+		busywait 5000 eval '! group_igmp 4 "$g"' &&
+	check "  3 no longer relays to 4 (within 3 refresh periods)" \
+		busywait $((5000 * ${AH_TIME_SCALE:-1})) child_is 3 "$g" 4 0 &&
+	check "  4 counted the leave" test "$(dsr_stat 4 mcast_igmp_leaves)" -ge 1 ||
+		return 1
+	# any-source: the report is counted, and no tree starts
+	any=$(dsr_stat 5 mcast_igmp_any_source)
+	nsexec 5 "$PYTHON" "$STREAM" layered-recv "$g" 5000 3 3 --dev dsr0 \
+		> /dev/null &
+	pid=$!
+	check "5's any-source join counted" \
+		busywait 5000 eval 'test "$(dsr_stat 5 mcast_igmp_any_source)" -gt "$any"' &&
+	check "  and it joined no tree" eval '! groups_of 5 | grep -qx "$g"' ||
+		return 1
+	wait "$pid"
+	# a socket that leaves while dsr0 is down sends no report: the
+	# refresh finds the group gone from dsr0's memberships
+	nsbg 6 "$PYTHON" "$STREAM" layered-recv "$g" 5000 \
+		$((60 * ${AH_TIME_SCALE:-1})) 60 --dev dsr0 \
+		--source "$(node_ip 1)" --ssm > /dev/null
+	pid=$!
+	check "6's socket joined" busywait 10000 group_igmp 6 "$g" || return 1
+	nsexec 6 ip link set dsr0 down || return 1
+	kill "$pid"
+	wait "$pid"
+	check "  it closed while dsr0 was down: the join ends" \
+		busywait $((5000 * ${AH_TIME_SCALE:-1})) eval '! group_igmp 6 "$g"'
+	nsexec 6 ip link set dsr0 up || return 1
+	rm -rf "$d"
+}
+
 shared_setup setup
-ktap_begin 6
+ktap_begin 8
 run_case "three receivers at 1, 2 and 4 layers through one relay" test_levels
 run_case "two relays: upstream asks the most of its subtree, and falls" test_subtree
 run_case "two receivers share a radio: one broadcast, <= 1.05 x one stream" test_shared
 run_case "bad joins and tags refused and counted" test_bad
 run_case "bad requests refused by the kernel, with a reason" test_netlink
+run_case "a local socket's source-specific join joins the tree (IGMP)" test_igmp
+run_case "an element chain replaced under a stream loses and duplicates nothing" test_chain
 run_case "a relay moves away: the receiver joins along the new route" test_mobility
 ktap_end

@@ -49,10 +49,12 @@ receiver asked for, read from a 7-bit tag in each packet):
         sends refused, "per_layer": [{"layer", "packets", "bytes"}, ...],
         "frames": FRAMES}.
     stream.py layered-recv GROUP PORT SECS IDLE [--dev IFNAME]
-              [--source S] [--adapt CMD] [--layers N] [--max-layers M]
+              [--source S [--ssm]] [--adapt CMD] [--layers N]
+              [--max-layers M]
         join GROUP (IP_ADD_MEMBERSHIP on IFNAME, or the default
         interface; any-source: --source S drops other senders' datagrams
-        here) and receive for at most SECS s, or IDLE s after the last
+        here; with --ssm the join is source-specific instead,
+        IP_ADD_SOURCE_MEMBERSHIP of S) and receive for at most SECS s, or IDLE s after the last
         datagram.  A datagram that arrives twice (same frame, layer,
         index) counts once, and in "duplicates".  A frame's level is the
         number of its layers, from layer 0 up, that arrived whole (the
@@ -441,6 +443,9 @@ def if_addr(dev):
         s.close()
 
 
+IP_ADD_SOURCE_MEMBERSHIP = 39     # linux/in.h (socket module: not always)
+
+
 def mreqn(group, dev):
     """struct ip_mreqn: group, IFNAME's address and ifindex (any if None)"""
     grp = socket.inet_aton(group) if group else bytes(4)
@@ -503,13 +508,22 @@ def run_adapt(cmd, layers):
 
 
 def layered_recv(group, port, secs, idle, dev=None, source=None, adapt=None,
-                 layers=1, max_layers=None):
+                 layers=1, max_layers=None, ssm=False):
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
     s.bind((group, port))
-    s.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
-                 mreqn(group, dev))
+    if ssm:
+        if not source:
+            sys.exit("--ssm needs --source")
+        # struct ip_mreq_source: group, the interface's address, source
+        s.setsockopt(socket.IPPROTO_IP, IP_ADD_SOURCE_MEMBERSHIP,
+                     socket.inet_aton(group) +
+                     ((if_addr(dev) if dev else None) or bytes(4)) +
+                     socket.inet_aton(source))
+    else:
+        s.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
+                     mreqn(group, dev))
     book = FrameBook()
     ad = Adapter(layers, max_layers or layers) if adapt else None
     changes = []
@@ -592,9 +606,10 @@ def main():
         p.add_argument("--adapt")
         p.add_argument("--layers", type=int, default=1)
         p.add_argument("--max-layers", type=int)
+        p.add_argument("--ssm", action="store_true")
         o = p.parse_args(a)
         layered_recv(o.group, o.port, o.secs, o.idle, o.dev, o.source,
-                     o.adapt, o.layers, o.max_layers)
+                     o.adapt, o.layers, o.max_layers, o.ssm)
     else:
         sys.exit(__doc__)
 

@@ -13,7 +13,9 @@
  *   attribute by the type include/uapi/linux/ah_dsr.h gives it, from a
  *   table of its own here: one of another length is logged as
  *   "NAME=?len=N", so a request with a u32 where the kernel's policy
- *   wants a u8 shows; then it answers from userspace, over a netlink
+ *   wants a u8 shows (MC_CHAIN, binary: its elements "KIND:ARG,...", by
+ *   number, "?len=N" if not a whole number of them or none); then it
+ *   answers from userspace, over a netlink
  *   socket of its own, to ahctl's port: a GET_MCAST dump with the
  *   canned rows below, anything else with an ACK, or with the error
  *   $FAKE_DSR_ERROR ("ERRNO:extack message"); with $FAKE_DSR_ERROR_GROUP
@@ -47,11 +49,12 @@ static const char *const cmd_names[] = {
 	[DSR_CMD_MCAST_JOIN] = "mcast_join",
 	[DSR_CMD_MCAST_LEAVE] = "mcast_leave",
 	[DSR_CMD_GET_MCAST] = "get_mcast",
+	[DSR_CMD_MCAST_CHAIN] = "mcast_chain",
 };
 
 /*
  * how a request's attributes are logged: the ABI's types (s: string,
- * b: u8, h: u16, w: u32, a: be32 address)
+ * b: u8, h: u16, w: u32, a: be32 address, c: struct dsr_mc_elem_cfg[])
  */
 static const struct fake_attr attrs[DSR_A_MAX + 1] = {
 	[DSR_A_IFINDEX] = { "ifindex", 'w' },
@@ -66,6 +69,7 @@ static const struct fake_attr attrs[DSR_A_MAX + 1] = {
 	[DSR_A_MC_TAG_OFFSET] = { "mc_tag_offset", 'h' },
 	[DSR_A_MC_TAG_EXT_ID] = { "mc_tag_ext_id", 'b' },
 	[DSR_A_MC_TAG_TIDS] = { "mc_tag_tids", 'b' },
+	[DSR_A_MC_CHAIN] = { "mc_chain", 'c' },
 };
 
 /* ---- the log of requests ----------------------------------------------- */
@@ -76,7 +80,19 @@ static void log_value(FILE *f, char t, const struct nlattr *a)
 	static const int width[128] = { ['b'] = 1, ['h'] = 2, ['w'] = 4,
 					 ['a'] = 4 };
 	char buf[INET_ADDRSTRLEN];
+	const struct dsr_mc_elem_cfg *e = nla_data(a);
+	size_t i, n = (size_t)nla_len(a) / sizeof(*e);
 
+	if (t == 'c') {
+		if (!n || nla_len(a) % (int)sizeof(*e)) {
+			fprintf(f, "?len=%d", nla_len(a));
+			return;
+		}
+		for (i = 0; i < n; i++)
+			fprintf(f, "%s%u:%u", i ? "," : "", e[i].kind,
+				e[i].arg);
+		return;
+	}
 	if (nla_len(a) != width[(int)t]) {
 		fprintf(f, "?len=%d", nla_len(a));
 		return;
@@ -108,7 +124,9 @@ FAKE_FAMILY("fake_dsr", DSR_GENL_NAME, 0x1f01, "FAKE_DSR", cmd_names, attrs,
  * upstream (it is the source's node or has no route) and RTP tags; a
  * CHILD row of a third group comes without its GROUP row (a dump that
  * changed under it), and the last row is of a kind this ahctl does not
- * know (a newer module's).
+ * know (a newer module's).  The first group has the default element
+ * chain, the second one with a cap, an element of a kind this ahctl does
+ * not know and a fan-out of a copy each; the second's layer 3 was capped.
  */
 struct row {
 	uint8_t kind;
@@ -117,18 +135,34 @@ struct row {
 	const char *upstream;
 	uint8_t layers, asked, mode, tag_layers, ext_id, tids;
 	uint16_t offset;
+	uint8_t igmp;		/* a local socket joined */
+	const struct dsr_mc_elem_cfg *chain;	/* MC_CHAIN: nchain elements */
+	size_t nchain;
 	/* CHILD: addr, layers, the slave's ifindex (1: lo), expires_ms */
 	const char *addr;
 	uint32_t slave, expires;
 	/* LAYER */
 	uint8_t layer;
-	uint64_t fwd_p, fwd_b, filt_p, filt_b, local_p, local_b;
+	uint64_t fwd_p, fwd_b, filt_p, filt_b, local_p, local_b, capped_p;
 };
+
+/* the module's default chain; one of each form */
+static const struct dsr_mc_elem_cfg chain_default[] = {
+	{ DSR_MC_EL_TAG, 0 }, { DSR_MC_EL_DUP, 0 }, { DSR_MC_EL_FILTER, 0 },
+	{ DSR_MC_EL_FANOUT, DSR_MC_FANOUT_PARAM },
+};
+static const struct dsr_mc_elem_cfg chain_capped[] = {
+	{ DSR_MC_EL_DUP, 0 }, { DSR_MC_EL_CAP, 2 }, { 9, 1 },
+	{ DSR_MC_EL_FANOUT, 0 },
+};
+
+#define CHAIN(c)	.chain = c, .nchain = sizeof(c) / sizeof((c)[0])
 
 static const struct row rows[] = {
 	{ .kind = DSR_MC_ROW_GROUP, .source = "10.0.0.1",
 	  .group = "239.1.1.1", .upstream = "10.0.0.2", .layers = 3,
-	  .asked = 5, .mode = DSR_MC_TAG_BYTE, .tag_layers = 8 },
+	  .asked = 5, .mode = DSR_MC_TAG_BYTE, .tag_layers = 8,
+	  CHAIN(chain_default) },
 	{ .kind = DSR_MC_ROW_CHILD, .source = "10.0.0.1",
 	  .group = "239.1.1.1", .addr = "10.0.0.4", .layers = 2, .slave = 1,
 	  .expires = 2310 },
@@ -144,10 +178,12 @@ static const struct row rows[] = {
 	{ .kind = DSR_MC_ROW_GROUP, .source = "10.0.0.9",
 	  .group = "239.2.2.2", .upstream = "0.0.0.0", .layers = 1,
 	  .asked = 0, .mode = DSR_MC_TAG_RTP, .tag_layers = 6, .ext_id = 3,
-	  .tids = 2 },
+	  .tids = 2, .igmp = 1, CHAIN(chain_capped) },
 	{ .kind = DSR_MC_ROW_LAYER, .source = "10.0.0.9",
 	  .group = "239.2.2.2", .layer = 0, .local_p = 7,
 	  .local_b = 9100 },
+	{ .kind = DSR_MC_ROW_LAYER, .source = "10.0.0.9",
+	  .group = "239.2.2.2", .layer = 3, .capped_p = 40 },
 	{ .kind = DSR_MC_ROW_CHILD, .source = "10.0.0.7",
 	  .group = "239.3.3.3", .addr = "10.0.0.8", .layers = 1, .slave = 1,
 	  .expires = 50 },
@@ -178,6 +214,8 @@ static void send_row(struct nl_sock *sk, uint32_t seq, const struct row *r)
 		nla_put_u8(msg, DSR_A_MC_ASKED, r->asked);
 		nla_put_u8(msg, DSR_A_MC_TAG_MODE, r->mode);
 		nla_put_u8(msg, DSR_A_MC_TAG_LAYERS, r->tag_layers);
+		if (r->igmp)
+			nla_put_flag(msg, DSR_A_MC_LOCAL_IGMP);
 		/* as the module: the fields of the mode only */
 		if (r->mode == DSR_MC_TAG_BYTE) {
 			nla_put_u16(msg, DSR_A_MC_TAG_OFFSET, r->offset);
@@ -185,6 +223,8 @@ static void send_row(struct nl_sock *sk, uint32_t seq, const struct row *r)
 			nla_put_u8(msg, DSR_A_MC_TAG_EXT_ID, r->ext_id);
 			nla_put_u8(msg, DSR_A_MC_TAG_TIDS, r->tids);
 		}
+		nla_put(msg, DSR_A_MC_CHAIN,
+			(int)(r->nchain * sizeof(r->chain[0])), r->chain);
 		break;
 	case DSR_MC_ROW_CHILD:
 		put_addr(msg, DSR_A_ADDR, r->addr);
@@ -200,6 +240,7 @@ static void send_row(struct nl_sock *sk, uint32_t seq, const struct row *r)
 		nla_put_u64(msg, DSR_A_MC_FILT_BYTES, r->filt_b);
 		nla_put_u64(msg, DSR_A_MC_LOCAL_PACKETS, r->local_p);
 		nla_put_u64(msg, DSR_A_MC_LOCAL_BYTES, r->local_b);
+		nla_put_u64(msg, DSR_A_MC_CAPPED_PACKETS, r->capped_p);
 		break;
 	}
 	fake_send_msg(sk, msg);

@@ -296,7 +296,8 @@ static void check_table(const struct state *s)
 		NEED(g->child == &t->c[i * t->max_children]);
 		if (!g->group) {
 			NEED(!g->source && !g->upstream && !g->local &&
-			     !g->asked && !g->nchild);
+			     !g->level && !g->igmp && !g->asked &&
+			     !g->nchild);
 			for (j = 0; j < t->max_children; j++)
 				NEED(!g->child[j].addr);
 			continue;
@@ -305,6 +306,8 @@ static void check_table(const struct state *s)
 		NEED(ah_addr_multicast(g->group) && ah_addr_routable(g->source));
 		NEED(g->local <= t->p.max_layers &&
 		     g->asked <= t->p.max_layers);
+		NEED(g->local == (g->level ? g->level :
+				  g->igmp ? t->p.max_layers : 0));
 		NEED(g->nchild <= t->max_children);
 		for (j = 0; j < t->max_children; j++) {
 			const struct dsr_mt_child *c = &g->child[j];

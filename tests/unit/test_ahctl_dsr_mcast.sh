@@ -5,9 +5,10 @@
 # (fake_dsr.so, preloaded: see fake_dsr.c), in KTAP: its usage errors and
 # their exit status (nothing sent), the requests it builds (MCAST_JOIN
 # with each attribute of the width the ABI gives it and the tag's
-# defaults, MCAST_LEAVE, the GET_MCAST dump), what it prints of the dump
-# (text and JSON), the kernel's extack message, and its message when the
-# module is not loaded.
+# defaults, MCAST_LEAVE, MCAST_CHAIN with its elements as the ABI has
+# them, the GET_MCAST dump), what it prints of the dump (text and JSON),
+# the kernel's extack message, and its message when the module is not
+# loaded.
 #
 # Needs the built ahctl (userspace/ahctl/ahctl, or $AHCTL): skipped
 # without it.  The stand-in answers from a netlink socket of its own,
@@ -123,6 +124,67 @@ expect "show: DEV is required" 2 "dsr mcast show: missing DEV" "" -- \
 expect "mcast: an unknown command" 2 "dsr mcast: unknown command 'list'" "" -- \
 	dsr mcast list dsr0
 
+# chain: source and group first, then the elements in order
+C="dsr mcast chain dsr0"
+CUSAGE="Usage: ahctl [-j [-p]] [-n NETNS] dsr mcast chain DEV source ADDR group GROUP ELEMENT... | default"
+ELEMS="(tag, dup, cap C, filter, fanout [bcast B])"
+expect "chain: DEV is required" 2 "dsr mcast chain: missing DEV" "" -- \
+	dsr mcast chain
+expect "chain: no element" 2 "missing ELEMENT... $ELEMS, or 'default'" "" -- \
+	$C $SG
+expect "chain: the usage follows the error" 2 "$CUSAGE" "" -- $C $SG
+expect "chain: source is required" 2 "missing 'source ADDR'" "" -- \
+	$C group 239.1.1.1 tag dup
+expect "chain: group is required" 2 "missing 'group GROUP'" "" -- \
+	$C source 10.0.0.1 fanout
+expect "chain: source and group before the elements" 2 \
+	"'source' comes before the elements" "" -- \
+	$C group 239.1.1.1 dup source 10.0.0.1
+expect "chain: group given twice, after an element" 2 "'group' given twice" "" -- \
+	$C $SG dup group 239.1.1.2
+expect "chain: a link-local group" 2 "invalid group '224.0.0.1'" "" -- \
+	$C source 10.0.0.1 group 224.0.0.1 dup
+expect "chain: a join's keyword is no element" 2 \
+	"unknown element 'layers' $ELEMS" "" -- $C $SG layers 3
+expect "chain: an unknown element" 2 "unknown element 'drop' $ELEMS" "" -- \
+	$C $SG tag drop fanout
+expect "chain: bcast without fanout" 2 "unknown element 'bcast'" "" -- \
+	$C $SG dup bcast 2
+expect "chain: cap 0" 2 "invalid cap '0' (layers that go on, 1..128)" "" -- \
+	$C $SG tag cap 0
+expect "chain: cap 129" 2 "invalid cap '129' (layers that go on, 1..128)" "" -- \
+	$C $SG cap 129 fanout
+expect "chain: cap without its N, last" 2 "'cap' needs a value" "" -- \
+	$C $SG tag dup cap
+expect "chain: cap without its N, an element after it" 2 \
+	"invalid cap 'filter' (layers that go on, 1..128)" "" -- $C $SG cap filter
+expect "chain: fanout bcast without its N" 2 "'bcast' needs a value" "" -- \
+	$C $SG dup fanout bcast
+expect "chain: fanout bcast 255 (the device's: fanout alone)" 2 \
+	"invalid bcast '255' (children on one slave that get a broadcast, 0..254)" "" -- \
+	$C $SG fanout bcast 255
+expect "chain: tag not first" 2 "'tag' must be the first element" "" -- \
+	$C $SG dup tag fanout
+expect "chain: fanout not last" 2 \
+	"'fanout' must be the last element ('filter' after it)" "" -- \
+	$C $SG tag fanout filter
+expect "chain: fanout bcast N not last" 2 \
+	"'fanout' must be the last element ('dup' after it)" "" -- \
+	$C $SG fanout bcast 2 dup
+expect "chain: an element twice" 2 "'dup' given twice (each element at most once)" "" -- \
+	$C $SG dup cap 2 dup
+expect "chain: cap twice, of other values" 2 "'cap' given twice" "" -- \
+	$C $SG cap 2 cap 3
+expect "chain: fanout twice (twice before last, as the module)" 2 \
+	"'fanout' given twice" "" -- $C $SG fanout fanout
+expect "chain: 8 elements: the count is right, the kinds are not" 2 \
+	"'dup' given twice" "" -- $C $SG dup dup dup dup dup dup dup dup
+expect "chain: more than 8 elements" 2 "too many elements (at most 8)" "" -- \
+	$C $SG tag dup cap 2 filter dup dup dup dup fanout
+expect "chain: default with an element" 2 \
+	"'default' is a whole chain: no element with it" "" -- $C $SG default fanout
+expect "chain: -j is show's" 2 "unknown element '-j'" "" -- $C $SG dup -j
+
 # ---- requests: each attribute of its type's width ---------------------------
 R="mcast_join flags=0 v2 ifname=dsr0 mc_source=10.0.0.1 mc_group=239.1.1.1"
 expect "join: source, group, layers (u8); no tag" 0 "" "$R mc_layers=3" -- \
@@ -153,26 +215,50 @@ expect "join: group 239.255.255.255, source 1.0.0.1" 0 "" \
 expect "leave: source and group" 0 "" \
 	"mcast_leave flags=0 v2 ifname=dsr0 mc_source=10.0.0.1 mc_group=239.1.1.1" -- \
 	dsr mcast leave dev dsr0 group 239.1.1.1 source 10.0.0.1
+RC="mcast_chain flags=0 v2 ifname=dsr0 mc_source=10.0.0.1 mc_group=239.1.1.1"
+expect "chain: each element as the ABI has it (kind:arg), fanout alone 255" 0 "" \
+	"$RC mc_chain=1:0,2:0,3:2,4:0,5:255" -- $C $SG tag dup cap 2 filter fanout
+expect "chain: in the order given" 0 "" "$RC mc_chain=1:0,4:0,3:4,2:0,5:255" -- \
+	$C $SG tag filter cap 4 dup fanout
+expect "chain: fanout bcast N" 0 "" "$RC mc_chain=2:0,5:3" -- \
+	$C $SG dup fanout bcast 3
+expect "chain: fanout bcast 0, a copy each" 0 "" "$RC mc_chain=5:0" -- \
+	$C $SG fanout bcast 0
+expect "chain: fanout bcast 254" 0 "" "$RC mc_chain=1:0,5:254" -- \
+	$C $SG tag fanout bcast 254
+expect "chain: cap 1" 0 "" "$RC mc_chain=3:1" -- $C $SG cap 1
+expect "chain: cap 128, after tag" 0 "" "$RC mc_chain=1:0,3:128" -- \
+	$C $SG tag cap 128
+expect "chain: filter alone" 0 "" "$RC mc_chain=4:0" -- $C $SG filter
+expect "chain: without fanout (nothing forwarded)" 0 "" "$RC mc_chain=1:0,2:0" -- \
+	$C $SG tag dup
+expect "chain: default: no MC_CHAIN" 0 "" "$RC" -- $C $SG default
+expect "chain: 'dev DEV', group before source" 0 "" "$RC mc_chain=2:0" -- \
+	dsr mcast chain dev dsr0 group 239.1.1.1 source 10.0.0.1 dup
 expect "show: a dump" 0 "" "get_mcast flags=dump v2 ifname=dsr0" -- \
 	dsr mcast show dsr0
 expect "show: -j after DEV" 0 "" "get_mcast flags=dump v2 ifname=dsr0" -- \
 	dsr mcast show dev dsr0 -j
 
 # ---- replies ----------------------------------------------------------------
-TEXT=$'source 10.0.0.1 group 239.1.1.1 upstream 10.0.0.2 layers 3 asked 5 tag byte offset 0 group-layers 8
+TEXT=$'source 10.0.0.1 group 239.1.1.1 upstream 10.0.0.2 layers 3 asked 5 tag byte offset 0 group-layers 8 chain tag dup filter fanout
 \tchild 10.0.0.4 layers 2 dev lo expires 2310ms
 \tchild 10.0.0.5 layers 5 dev lo expires 900ms
-\tlayer 0 fwd_packets 300 fwd_bytes 390000 filtered_packets 0 filtered_bytes 0 local_packets 300 local_bytes 390000
-\tlayer 4 fwd_packets 150 fwd_bytes 195000 filtered_packets 150 filtered_bytes 195000 local_packets 0 local_bytes 0
-source 10.0.0.9 group 239.2.2.2 upstream none layers 1 asked 0 tag rtp id 3 tids 2 group-layers 6
-\tlayer 0 fwd_packets 0 fwd_bytes 0 filtered_packets 0 filtered_bytes 0 local_packets 7 local_bytes 9100
+\tlayer 0 fwd_packets 300 fwd_bytes 390000 filtered_packets 0 filtered_bytes 0 local_packets 300 local_bytes 390000 capped_packets 0
+\tlayer 4 fwd_packets 150 fwd_bytes 195000 filtered_packets 150 filtered_bytes 195000 local_packets 0 local_bytes 0 capped_packets 0
+source 10.0.0.9 group 239.2.2.2 upstream none layers 1 igmp asked 0 tag rtp id 3 tids 2 group-layers 6 chain dup cap 2 unknown-9 1 fanout bcast 0
+\tlayer 0 fwd_packets 0 fwd_bytes 0 filtered_packets 0 filtered_bytes 0 local_packets 7 local_bytes 9100 capped_packets 0
+\tlayer 3 fwd_packets 0 fwd_bytes 0 filtered_packets 0 filtered_bytes 0 local_packets 0 local_bytes 0 capped_packets 40
 source 10.0.0.7 group 239.3.3.3
 \tchild 10.0.0.8 layers 1 dev lo expires 50ms'
 run dsr mcast show dsr0
 same "show: a line per group, its children and layers under it; upstream none; the tag's fields of its mode; a row of a kind unknown left out" \
 	"$stdout" "$TEXT"
+same "show: the chain last on its group's line, in mcast chain's words (fanout alone: the device's; a kind unknown as unknown-KIND ARG); capped_packets last on a layer's" \
+	"$(grep -o 'chain .*' <<< "$stdout"; grep -o 'capped_packets [0-9]*$' <<< "$stdout" | paste -sd' ')" \
+	$'chain tag dup filter fanout\nchain dup cap 2 unknown-9 1 fanout bcast 0\ncapped_packets 0 capped_packets 0 capped_packets 0 capped_packets 40'
 
-JSON='[{"mc_row":"group","mc_source":"10.0.0.1","mc_group":"239.1.1.1","mc_upstream":"10.0.0.2","mc_layers":3,"mc_asked":5,"mc_tag_mode":"byte","mc_tag_offset":0,"mc_tag_layers":8},{"mc_row":"child","mc_source":"10.0.0.1","mc_group":"239.1.1.1","addr":"10.0.0.4","mc_layers":2,"slave":1,"expires_ms":2310},{"mc_row":"child","mc_source":"10.0.0.1","mc_group":"239.1.1.1","addr":"10.0.0.5","mc_layers":5,"slave":1,"expires_ms":900},{"mc_row":"layer","mc_source":"10.0.0.1","mc_group":"239.1.1.1","mc_layer":0,"mc_fwd_packets":300,"mc_fwd_bytes":390000,"mc_filt_packets":0,"mc_filt_bytes":0,"mc_local_packets":300,"mc_local_bytes":390000},{"mc_row":"layer","mc_source":"10.0.0.1","mc_group":"239.1.1.1","mc_layer":4,"mc_fwd_packets":150,"mc_fwd_bytes":195000,"mc_filt_packets":150,"mc_filt_bytes":195000,"mc_local_packets":0,"mc_local_bytes":0},{"mc_row":"group","mc_source":"10.0.0.9","mc_group":"239.2.2.2","mc_upstream":"0.0.0.0","mc_layers":1,"mc_asked":0,"mc_tag_mode":"rtp","mc_tag_ext_id":3,"mc_tag_tids":2,"mc_tag_layers":6},{"mc_row":"layer","mc_source":"10.0.0.9","mc_group":"239.2.2.2","mc_layer":0,"mc_fwd_packets":0,"mc_fwd_bytes":0,"mc_filt_packets":0,"mc_filt_bytes":0,"mc_local_packets":7,"mc_local_bytes":9100},{"mc_row":"child","mc_source":"10.0.0.7","mc_group":"239.3.3.3","addr":"10.0.0.8","mc_layers":1,"slave":1,"expires_ms":50},{"mc_row":"unknown","mc_source":"10.0.0.7","mc_group":"239.3.3.3"}]'
+JSON='[{"mc_row":"group","mc_source":"10.0.0.1","mc_group":"239.1.1.1","mc_upstream":"10.0.0.2","mc_layers":3,"mc_local_igmp":false,"mc_asked":5,"mc_tag_mode":"byte","mc_tag_offset":0,"mc_tag_layers":8,"mc_chain":["tag","dup","filter","fanout"]},{"mc_row":"child","mc_source":"10.0.0.1","mc_group":"239.1.1.1","addr":"10.0.0.4","mc_layers":2,"slave":1,"expires_ms":2310},{"mc_row":"child","mc_source":"10.0.0.1","mc_group":"239.1.1.1","addr":"10.0.0.5","mc_layers":5,"slave":1,"expires_ms":900},{"mc_row":"layer","mc_source":"10.0.0.1","mc_group":"239.1.1.1","mc_layer":0,"mc_fwd_packets":300,"mc_fwd_bytes":390000,"mc_filt_packets":0,"mc_filt_bytes":0,"mc_local_packets":300,"mc_local_bytes":390000,"mc_capped_packets":0},{"mc_row":"layer","mc_source":"10.0.0.1","mc_group":"239.1.1.1","mc_layer":4,"mc_fwd_packets":150,"mc_fwd_bytes":195000,"mc_filt_packets":150,"mc_filt_bytes":195000,"mc_local_packets":0,"mc_local_bytes":0,"mc_capped_packets":0},{"mc_row":"group","mc_source":"10.0.0.9","mc_group":"239.2.2.2","mc_upstream":"0.0.0.0","mc_layers":1,"mc_local_igmp":true,"mc_asked":0,"mc_tag_mode":"rtp","mc_tag_ext_id":3,"mc_tag_tids":2,"mc_tag_layers":6,"mc_chain":["dup","cap 2","unknown-9 1","fanout bcast 0"]},{"mc_row":"layer","mc_source":"10.0.0.9","mc_group":"239.2.2.2","mc_layer":0,"mc_fwd_packets":0,"mc_fwd_bytes":0,"mc_filt_packets":0,"mc_filt_bytes":0,"mc_local_packets":7,"mc_local_bytes":9100,"mc_capped_packets":0},{"mc_row":"layer","mc_source":"10.0.0.9","mc_group":"239.2.2.2","mc_layer":3,"mc_fwd_packets":0,"mc_fwd_bytes":0,"mc_filt_packets":0,"mc_filt_bytes":0,"mc_local_packets":0,"mc_local_bytes":0,"mc_capped_packets":40},{"mc_row":"child","mc_source":"10.0.0.7","mc_group":"239.3.3.3","addr":"10.0.0.8","mc_layers":1,"slave":1,"expires_ms":50},{"mc_row":"unknown","mc_source":"10.0.0.7","mc_group":"239.3.3.3"}]'
 run -j dsr mcast show dsr0
 same "show -j: an array of every row, the attributes' names as keys" \
 	"$stdout" "$JSON"
@@ -182,7 +268,9 @@ run dsr mcast show dsr0 -p
 if python3 -c 'import json, sys
 d = json.load(sys.stdin)
 assert [r["mc_row"] for r in d][:3] == ["group", "child", "child"]
-assert d[5]["mc_tag_mode"] == "rtp" and d[5]["mc_upstream"] == "0.0.0.0"' \
+assert d[5]["mc_tag_mode"] == "rtp" and d[5]["mc_upstream"] == "0.0.0.0"
+assert d[0]["mc_chain"] == ["tag", "dup", "filter", "fanout"]
+assert d[7]["mc_capped_packets"] == 40' \
 	<<< "$stdout" 2>/dev/null && [[ $stdout == *$'\n  '* ]]; then
 	result 1 "show -p after DEV: indented JSON"
 else
@@ -197,12 +285,20 @@ FAKE_DSR_ERROR="2:no such group" expect \
 	"leave refused: the kernel's message" 1 "ahctl: No such file or directory: no such group" \
 	"mcast_leave flags=0 v2 ifname=dsr0 mc_source=10.0.0.1 mc_group=239.1.1.1" -- \
 	dsr mcast leave dsr0 $SG
+FAKE_DSR_ERROR="2:no such group" expect \
+	"chain refused: errno and the kernel's extack message, exit 1" 1 \
+	"ahctl: No such file or directory: no such group" \
+	"$RC mc_chain=2:0,5:0" -- $C $SG dup fanout bcast 0
+FAKE_DSR_ERROR="95" expect \
+	"chain default refused by a module without the command, no extack" 1 \
+	"ahctl: Operation not supported" "$RC" -- $C $SG default
 FAKE_DSR_ERROR="19:not a dsr device" expect "show refused: the kernel's message" 1 \
 	"ahctl: No such device: not a dsr device" \
 	"get_mcast flags=dump v2 ifname=eth0" -- dsr mcast show eth0
 
 # ---- no module --------------------------------------------------------------
-for args in "dsr mcast show dsr0" "$J $SG layers 3" "dsr mcast leave dsr0 $SG"; do
+for args in "dsr mcast show dsr0" "$J $SG layers 3" "dsr mcast leave dsr0 $SG" \
+	"$C $SG tag cap 2 fanout"; do
 	# shellcheck disable=SC2086
 	FAKE_DSR=absent expect "without the module: ${args%% source*}" 1 \
 		"ahctl: dsr: kernel module not loaded (modprobe dsr)" "" -- $args

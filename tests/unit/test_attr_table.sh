@@ -168,13 +168,15 @@ check "dsr: every DSR_A_* has a name (but PAD and PARAMS)" \
 			if (a !~ /^DSR_A_(UNSPEC|PAD|PARAMS)$/) print tolower(substr(a, 7))
 		}' "$DSR_H" | paste -sd' ')" \
 	"$(words "$(attr_names dsr)")"
-# the table's types as the ABI's words: an address is a be32, an enum a u8
+# the table's types as the ABI's words: an address is a be32, an enum a u8;
+# none (mc_chain: the table has no type for it, ahctl prints it) is binary
 check "dsr: each attribute of the type ah_dsr.h gives it" \
 	"$(dsr_abi | awk '$2 != "nested"')" \
 	"$(awk '$1 == "dsr" && $2 == "attr" {
 		t = $5
 		if (t == "addr") t = "be32"; else if (t == "enum") t = "u8"
-		else if (t == "ifindex") t = "u32"; else if (t == "hops" || t == "mac") t = "binary"
+		else if (t == "ifindex") t = "u32"
+		else if (t == "hops" || t == "mac" || t == "none") t = "binary"
 		print $4, t }' <<< "$TABLE")"
 dsr_enum_count() {	# ENUM
 	awk -v e="enum $1 {" '$0 == e { s = 1; next } s && /^}/ { exit }

@@ -160,7 +160,7 @@ expect "dsr: the keyword dev left out" "ahctl dsr route add dev dsr0 10.0.0.5 " 
 expect "dsr show: -j and -p after DEV" "ahctl dsr neigh show dsr0 -" \
 	"-j --json -p --pretty"
 expect "dsr show: nothing else after DEV" "ahctl dsr neigh show dsr0 " ""
-expect "dsr mcast: join leave show" "ahctl dsr mcast " "join leave show"
+expect "dsr mcast: join leave chain show" "ahctl dsr mcast " "join leave chain show"
 expect "dsr mcast join: DEV" "ahctl dsr mcast join " "dsr0"
 expect "dsr mcast join: DEV after dev" "ahctl dsr mcast join dev " "dsr0"
 expect "dsr mcast join: keywords" "ahctl dsr mcast join dev dsr0 " \
@@ -184,6 +184,26 @@ expect "dsr mcast leave: source and group only" "ahctl dsr mcast leave dsr0 " \
 	"source group"
 expect "dsr mcast show: -j and -p after DEV" "ahctl dsr mcast show dsr0 -" \
 	"-j --json -p --pretty"
+expect "dsr mcast chain: DEV" "ahctl dsr mcast chain " "dsr0"
+expect "dsr mcast chain: source and group first" "ahctl dsr mcast chain dev dsr0 " \
+	"source group"
+expect "dsr mcast chain: nothing for an address" \
+	"ahctl dsr mcast chain dsr0 group " ""
+expect "dsr mcast chain: then the elements, or default" \
+	"ahctl dsr mcast chain dsr0 group 239.1.1.1 source 10.0.0.1 " \
+	"tag dup cap filter fanout default"
+expect "dsr mcast chain: tag first only, each once" \
+	"ahctl dsr mcast chain dsr0 source 10.0.0.1 group 239.1.1.1 tag cap 2 " \
+	"dup filter fanout"
+expect "dsr mcast chain: nothing for cap's number" \
+	"ahctl dsr mcast chain dsr0 source 10.0.0.1 group 239.1.1.1 dup cap " ""
+expect "dsr mcast chain: bcast after fanout" \
+	"ahctl dsr mcast chain dsr0 source 10.0.0.1 group 239.1.1.1 dup fanout " \
+	"bcast"
+expect "dsr mcast chain: nothing after fanout bcast N" \
+	"ahctl dsr mcast chain dsr0 source 10.0.0.1 group 239.1.1.1 fanout bcast 0 " ""
+expect "dsr mcast chain: nothing after default" \
+	"ahctl dsr mcast chain dsr0 source 10.0.0.1 group 239.1.1.1 default " ""
 expect "transit: dev" "ahctl transit flows " "dev"
 expect "transit set: enable values" "ahctl transit set dev wlan0 enable " "0 1"
 expect "transit flush: what" "ahctl transit flush dev wlan0 " \

@@ -564,6 +564,272 @@ TEST(t_flush)
 	return true;
 }
 
+/* ---- local sockets' joins (their IGMP reports) --------------------- */
+
+/* a socket's join asks for all layers; a level set by the user wins */
+TEST(t_igmp_level)
+{
+	struct dsr_mt_group *g;
+
+	CHECK(!init(t, 4, 4, 2));
+	CHECK_EQ(dsr_mt_igmp(t, SRC, GRP, true, 0), DSR_MT_OK);
+	g = dsr_mt_find(t, SRC, GRP);
+	CHECK(g && g->igmp && !g->level);
+	CHECK_EQ(t->ngroups, 1);
+	CHECK_EQ(g->local, 33);
+	CHECK_EQ(dsr_mt_want(t, g, 0), 33);
+	CHECK(dsr_mt_deliver(g, 32) && !dsr_mt_deliver(g, 33));
+	/* the report again (robustness, a second socket): the same */
+	CHECK_EQ(dsr_mt_igmp(t, SRC, GRP, true, 10), DSR_MT_OK);
+	CHECK_EQ(g->local, 33);
+	CHECK_EQ(t->ngroups, 1);
+	/* the user's level wins, lower or higher */
+	CHECK_EQ(dsr_mt_local(t, SRC, GRP, 3, 20), DSR_MT_OK);
+	CHECK_EQ(g->level, 3);
+	CHECK_EQ(g->local, 3);
+	CHECK_EQ(dsr_mt_want(t, g, 20), 3);
+	CHECK(dsr_mt_deliver(g, 2) && !dsr_mt_deliver(g, 3));
+	CHECK_EQ(dsr_mt_igmp(t, SRC, GRP, true, 30), DSR_MT_OK);
+	CHECK_EQ(g->local, 3);
+	/* the level gone: all layers again while the socket is joined */
+	CHECK_EQ(dsr_mt_local(t, SRC, GRP, 0, 40), DSR_MT_OK);
+	CHECK(!g->level && g->igmp);
+	CHECK_EQ(g->local, 33);
+	/* the socket leaves: nothing local */
+	CHECK_EQ(dsr_mt_igmp(t, SRC, GRP, false, 50), DSR_MT_OK);
+	CHECK(!g->igmp);
+	CHECK_EQ(g->local, 0);
+	CHECK_EQ(dsr_mt_want(t, g, 50), 0);
+	CHECK(!dsr_mt_deliver(g, 0));
+	/* a leave with no socket's join: no entry, nothing changes */
+	CHECK_EQ(dsr_mt_igmp(t, SRC, GRP, false, 60), DSR_MT_NO_ENTRY);
+	CHECK_EQ(dsr_mt_igmp(t, SRC, ip4(239, 9, 9, 9), false, 60),
+		 DSR_MT_NO_ENTRY);
+	CHECK(!dsr_mt_find(t, SRC, ip4(239, 9, 9, 9)));
+
+	/* a level, then a socket's join and leave: the level stays */
+	CHECK_EQ(dsr_mt_local(t, SRC, GRP, 5, 70), DSR_MT_OK);
+	CHECK_EQ(dsr_mt_igmp(t, SRC, GRP, false, 70), DSR_MT_NO_ENTRY);
+	CHECK_EQ(g->local, 5);
+	CHECK_EQ(dsr_mt_igmp(t, SRC, GRP, true, 80), DSR_MT_OK);
+	CHECK_EQ(g->local, 5);
+	CHECK_EQ(dsr_mt_igmp(t, SRC, GRP, false, 90), DSR_MT_OK);
+	CHECK(!g->igmp && g->level == 5);
+	CHECK_EQ(g->local, 5);
+	/* the level's own leave does not take a socket's join with it */
+	CHECK_EQ(dsr_mt_igmp(t, SRC, GRP, true, 100), DSR_MT_OK);
+	CHECK_EQ(dsr_mt_local(t, SRC, GRP, 0, 100), DSR_MT_OK);
+	CHECK_EQ(g->local, 33);
+	CHECK_EQ(dsr_mt_local(t, SRC, GRP, 0, 100), DSR_MT_NO_ENTRY);
+	CHECK_EQ(g->local, 33);
+	/* a child wanting fewer layers does not lower it */
+	CHECK_EQ(dsr_mt_join(t, SRC, GRP, node(4), 1, 2, 100), DSR_MT_OK);
+	CHECK_EQ(dsr_mt_want(t, g, 100), 33);
+	/* dsr_mt_igmp counts its results with join, leave and local */
+	CHECK_EQ(t->count[DSR_MT_OK], 12);
+	CHECK_EQ(t->count[DSR_MT_NO_ENTRY], 4);
+	CHECK_EQ(t->ngroups, 1);
+	return true;
+}
+
+/* all layers are max_layers of the table, whatever it is */
+TEST(t_igmp_max_layers)
+{
+	struct dsr_mt_params p;
+	struct dsr_mt_group *g;
+
+	dsr_mt_params_default(&p);
+	CHECK(!dsr_mt_init(t, 2, 2, &p));
+	CHECK_EQ(dsr_mt_igmp(t, SRC, GRP, true, 0), DSR_MT_OK);
+	g = dsr_mt_find(t, SRC, GRP);
+	CHECK_EQ(g->local, DSR_MT_MAX_LAYERS);
+	CHECK(dsr_mt_deliver(g, DSR_MT_MAX_LAYERS - 1));
+	dsr_mt_destroy(t);
+	p.max_layers = 1;
+	CHECK(!dsr_mt_init(t, 2, 2, &p));
+	CHECK_EQ(dsr_mt_igmp(t, SRC, GRP, true, 0), DSR_MT_OK);
+	g = dsr_mt_find(t, SRC, GRP);
+	CHECK_EQ(g->local, 1);
+	CHECK(dsr_mt_deliver(g, 0) && !dsr_mt_deliver(g, 1));
+	return true;
+}
+
+/* a group of a socket's join only: kept, then freed once upstream knows */
+TEST(t_igmp_expire)
+{
+	struct dsr_mt_group *g;
+	u8 l;
+
+	CHECK(!init(t, 4, 4, 2));
+	CHECK_EQ(dsr_mt_igmp(t, SRC, GRP, true, 0), DSR_MT_OK);
+	g = dsr_mt_find(t, SRC, GRP);
+	/* a socket's join never expires */
+	CHECK_EQ(dsr_mt_expire(t, 1000 * LIFE), 0);
+	CHECK(dsr_mt_find(t, SRC, GRP) == g);
+	CHECK_EQ(dsr_mt_upstream(t, g, 0, &l), DSR_MT_UP_RISE);
+	CHECK_EQ(l, 33);
+	/* no socket left; upstream still asked for 33: the group stays */
+	CHECK_EQ(dsr_mt_igmp(t, SRC, GRP, false, 1000 * LIFE), DSR_MT_OK);
+	CHECK_EQ(dsr_mt_expire(t, 1000 * LIFE), 0);
+	CHECK(dsr_mt_find(t, SRC, GRP) == g);
+	CHECK_EQ(dsr_mt_upstream(t, g, 1000 * LIFE, &l), DSR_MT_UP_FALL);
+	CHECK_EQ(dsr_mt_expire(t, 1000 * LIFE), 0);
+	CHECK(dsr_mt_find(t, SRC, GRP) == g);
+	/* the refresh sends the leave: asked is 0, the next expire frees it */
+	CHECK_EQ(dsr_mt_refresh(t, g, 1000 * LIFE, &l), DSR_MT_UP_FALL);
+	CHECK_EQ(l, 0);
+	CHECK_EQ(g->asked, 0);
+	CHECK_EQ(dsr_mt_expire(t, 1000 * LIFE), 0);
+	CHECK(!dsr_mt_find(t, SRC, GRP));
+	CHECK_EQ(t->ngroups, 0);
+	/* upstream never asked: freed at the first expire */
+	CHECK_EQ(dsr_mt_igmp(t, SRC, GRP, true, 0), DSR_MT_OK);
+	g = dsr_mt_find(t, SRC, GRP);
+	CHECK(g && !g->level && g->igmp);
+	CHECK_EQ(dsr_mt_igmp(t, SRC, GRP, false, 0), DSR_MT_OK);
+	CHECK_EQ(dsr_mt_expire(t, 0), 0);
+	CHECK_EQ(t->ngroups, 0);
+	/* a freed slot keeps nothing of it */
+	CHECK(!g->igmp && !g->level && !g->local && !g->group);
+	/* flushed likewise */
+	CHECK_EQ(dsr_mt_igmp(t, SRC, GRP, true, 0), DSR_MT_OK);
+	CHECK_EQ(dsr_mt_local(t, SRC, GRP, 4, 0), DSR_MT_OK);
+	dsr_mt_flush(t);
+	CHECK(!g->igmp && !g->level && !g->local);
+	CHECK_EQ(dsr_mt_igmp(t, SRC, GRP, false, 0), DSR_MT_NO_ENTRY);
+	return true;
+}
+
+/* a TO_IN record's sources are the group's only ones: the others end */
+TEST(t_igmp_only)
+{
+	/* as in an IGMPv3 record: 10.0.0.1, 10.0.0.3, one not joined */
+	static const u8 keep[] = { 10, 0, 0, 1, 10, 0, 0, 3, 10, 0, 0, 99 };
+	const __be32 g2 = ip4(232, 1, 1, 2);
+	u64 counts[__DSR_MT_RES_MAX];
+	struct dsr_mt_group *g;
+	unsigned int i;
+
+	CHECK(!init(t, 8, 4, 2));
+	for (i = 1; i <= 4; i++)
+		CHECK_EQ(dsr_mt_igmp(t, node((u8)i), GRP, true, 0), DSR_MT_OK);
+	/* node 4's group also has the user's level; node 5's only that */
+	CHECK_EQ(dsr_mt_local(t, node(4), GRP, 6, 0), DSR_MT_OK);
+	CHECK_EQ(dsr_mt_local(t, node(5), GRP, 7, 0), DSR_MT_OK);
+	/* another group, of the same sources */
+	CHECK_EQ(dsr_mt_igmp(t, node(1), g2, true, 0), DSR_MT_OK);
+	CHECK_EQ(dsr_mt_igmp(t, node(2), g2, true, 0), DSR_MT_OK);
+	CHECK_EQ(t->ngroups, 7);
+	memcpy(counts, t->count, sizeof(counts));
+
+	/* nodes 2 and 4 end; 1 and 3 are kept */
+	CHECK_EQ(dsr_mt_igmp_only(t, GRP, keep, 3), 2);
+	CHECK(dsr_mt_find(t, node(1), GRP)->igmp);
+	CHECK_EQ(dsr_mt_find(t, node(1), GRP)->local, 33);
+	CHECK(dsr_mt_find(t, node(3), GRP)->igmp);
+	g = dsr_mt_find(t, node(2), GRP);
+	CHECK(g && !g->igmp && !g->local);
+	/* node 4's level stays, node 5 had no socket's join */
+	g = dsr_mt_find(t, node(4), GRP);
+	CHECK(g && !g->igmp && g->level == 6 && g->local == 6);
+	g = dsr_mt_find(t, node(5), GRP);
+	CHECK(g && !g->igmp && g->level == 7 && g->local == 7);
+	/* the other group is untouched */
+	CHECK(dsr_mt_find(t, node(1), g2)->igmp);
+	CHECK(dsr_mt_find(t, node(2), g2)->igmp);
+	CHECK_EQ(dsr_mt_find(t, node(2), g2)->local, 33);
+	/* the groups stay until expire; the source not joined made none */
+	CHECK_EQ(t->ngroups, 7);
+	CHECK(!dsr_mt_find(t, node(99), GRP));
+
+	/* the same again: nothing more ends */
+	CHECK_EQ(dsr_mt_igmp_only(t, GRP, keep, 3), 0);
+	/* only the first source counts of a list of one */
+	CHECK_EQ(dsr_mt_igmp_only(t, GRP, keep, 1), 1);
+	CHECK(dsr_mt_find(t, node(1), GRP)->igmp);
+	CHECK(!dsr_mt_find(t, node(3), GRP)->igmp);
+	/* none listed: every socket's join of the group ends */
+	CHECK_EQ(dsr_mt_igmp_only(t, GRP, NULL, 0), 1);
+	CHECK(!dsr_mt_find(t, node(1), GRP)->igmp);
+	CHECK_EQ(dsr_mt_find(t, node(1), GRP)->local, 0);
+	/* a group with no socket's join, group 0: nothing */
+	CHECK_EQ(dsr_mt_igmp_only(t, ip4(239, 9, 9, 9), NULL, 0), 0);
+	CHECK_EQ(dsr_mt_igmp_only(t, 0, NULL, 0), 0);
+	CHECK(dsr_mt_find(t, node(1), g2)->igmp);
+	CHECK(dsr_mt_find(t, node(2), g2)->igmp);
+	/* not counted with join, leave and local */
+	CHECK(!memcmp(counts, t->count, sizeof(counts)));
+
+	/* expire frees those left with nothing: nodes 1, 2, 3 of GRP */
+	CHECK_EQ(dsr_mt_expire(t, 0), 0);
+	CHECK_EQ(t->ngroups, 4);
+	CHECK(!dsr_mt_find(t, node(1), GRP) && !dsr_mt_find(t, node(3), GRP));
+	CHECK(dsr_mt_find(t, node(4), GRP) && dsr_mt_find(t, node(5), GRP));
+	return true;
+}
+
+/* a socket's join of a group that is not routed, or from a bad source */
+TEST(t_igmp_refused)
+{
+	const struct {
+		__be32 src, grp;
+		enum dsr_mt_res res;
+	} bad[] = {
+		{ SRC, ip4(10, 0, 0, 9), DSR_MT_BAD_GROUP },
+		{ SRC, 0, DSR_MT_BAD_GROUP },
+		{ SRC, ip4(224, 0, 0, 1), DSR_MT_BAD_GROUP },
+		{ SRC, ip4(224, 0, 0, 22), DSR_MT_BAD_GROUP },
+		{ SRC, ip4(224, 0, 0, 251), DSR_MT_BAD_GROUP },
+		{ SRC, ip4(240, 0, 0, 1), DSR_MT_BAD_GROUP },
+		{ SRC, ip4(255, 255, 255, 255), DSR_MT_BAD_GROUP },
+		{ 0, GRP, DSR_MT_BAD_SOURCE },
+		{ ip4(127, 0, 0, 1), GRP, DSR_MT_BAD_SOURCE },
+		{ ip4(232, 1, 1, 1), GRP, DSR_MT_BAD_SOURCE },
+	};
+	u64 want[__DSR_MT_RES_MAX] = { 0 };
+	unsigned int i, k;
+
+	CHECK(!init(t, 2, 2, 2));
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		for (k = 0; k < 2; k++) {
+			enum dsr_mt_res r = dsr_mt_igmp(t, bad[i].src,
+							bad[i].grp, !k, 0);
+
+			if (r != bad[i].res)
+				ktap_diag("case %u, %s", i,
+					  k ? "leave" : "join");
+			CHECK_EQ(r, bad[i].res);
+			want[r]++;
+			CHECK_EQ(t->ngroups, 0);
+		}
+	}
+	/* 224.0.1.0 on is routed */
+	CHECK_EQ(dsr_mt_igmp(t, SRC, ip4(224, 0, 1, 1), true, 0), DSR_MT_OK);
+	want[DSR_MT_OK]++;
+	/* the table full: refused, counted */
+	CHECK_EQ(dsr_mt_igmp(t, SRC, ip4(239, 0, 0, 1), true, 0), DSR_MT_OK);
+	want[DSR_MT_OK]++;
+	CHECK_EQ(dsr_mt_igmp(t, SRC, ip4(239, 0, 0, 2), true, 0),
+		 DSR_MT_GROUPS_FULL);
+	want[DSR_MT_GROUPS_FULL]++;
+	CHECK(!dsr_mt_find(t, SRC, ip4(239, 0, 0, 2)));
+	/* a leave of a group never joined is no entry, full or not */
+	CHECK_EQ(dsr_mt_igmp(t, SRC, ip4(239, 0, 0, 2), false, 0),
+		 DSR_MT_NO_ENTRY);
+	want[DSR_MT_NO_ENTRY]++;
+	/* a socket's join is never an expired slot to take */
+	CHECK_EQ(dsr_mt_join(t, SRC, ip4(239, 0, 0, 3), node(4), 1, 1,
+			     1000 * LIFE), DSR_MT_GROUPS_FULL);
+	want[DSR_MT_GROUPS_FULL]++;
+	CHECK_EQ(t->ngroups, 2);
+	for (i = 0; i < __DSR_MT_RES_MAX; i++) {
+		if (t->count[i] != want[i])
+			ktap_diag("count %s", dsr_mt_res_name(i));
+		CHECK_EQ(t->count[i], want[i]);
+	}
+	return true;
+}
+
 /* duplicates on (source, IP id), in the DSR duplicate cache */
 static bool t_dup(void)
 {
@@ -845,6 +1111,14 @@ static const struct ktap_case cases[] = {
 	{ "64 children", t_fanout_64 },
 	{ "a child that becomes upstream", t_reroute },
 	{ "flush", t_flush },
+	{ "a socket's join: all layers; the user's level wins", t_igmp_level },
+	{ "a socket's join: all layers are the table's max_layers",
+	  t_igmp_max_layers },
+	{ "a socket's join never expires; its leave frees the group",
+	  t_igmp_expire },
+	{ "a socket's sources of a group: the others end, no other group",
+	  t_igmp_only },
+	{ "a socket's join: refusals, counted", t_igmp_refused },
 	{ "duplicates on (source, IP id) in dup.c", t_dup },
 	{ "chain: rises at once, falls within three periods", t_chain },
 	{ "every result has a name of its own", t_names },

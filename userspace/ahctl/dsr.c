@@ -8,10 +8,12 @@
  * has one JSON key (its name) and one text keyword wherever it appears;
  * the parameters, in their nest (DSR_A_PARAMS), have their own table.
  *
- * mcast join, leave and show are layered multicast's (docs/mcast.md): a
- * (source, group) stream whose local receivers want its first N layers.
- * A join's fields, their checks and the request's attributes are the
- * common library's (common/dsr_mcast.c), which dsrd's [mcast] uses too.
+ * mcast join, leave, chain and show are layered multicast's
+ * (docs/mcast.md): a (source, group) stream whose local receivers want its
+ * first N layers, and the element chain its packets go through on this
+ * node.  A join's fields, a chain's words, their checks and the request's
+ * attributes are the common library's (common/dsr_mcast.c), which dsrd's
+ * [mcast] uses too.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -90,13 +92,64 @@ static void json_attr(struct json *j, const struct attr_desc *d,
 	attr_json_value(j, d, a);
 }
 
+/*
+ * A group's element chain (DSR_A_MC_CHAIN, binary: the table has no type
+ * for it): its elements, each as "mcast chain" takes it; the number of
+ * them (a byte left over is left out).
+ */
+static size_t mc_chain_elems(const struct nlattr *a,
+			     const struct dsr_mc_elem_cfg **e)
+{
+	if (!a)
+		return 0;
+	*e = nla_data(a);
+	return (size_t)nla_len(a) / sizeof(**e);
+}
+
+/* JSON: an array of strings, "cap 2" */
+static void mc_chain_json(struct json *j, const struct nlattr *a)
+{
+	char buf[DSR_MC_ELEM_STR_MAX];
+	const struct dsr_mc_elem_cfg *e = NULL;
+	size_t i, n = mc_chain_elems(a, &e);
+
+	if (!a)
+		return;
+	json_key(j, ATTR(DSR_A_MC_CHAIN)->name);
+	json_arr_open(j);
+	for (i = 0; i < n; i++) {
+		dsr_mc_elem_str(&e[i], buf, sizeof(buf));
+		json_str(j, buf);
+	}
+	json_arr_close(j);
+}
+
+/* Text: "chain tag dup cap 2 filter fanout"; nothing if it is empty */
+static void mc_chain_text(const struct nlattr *a, bool *first)
+{
+	char buf[DSR_MC_ELEM_STR_MAX];
+	const struct dsr_mc_elem_cfg *e = NULL;
+	size_t i, n = mc_chain_elems(a, &e);
+
+	if (!n)
+		return;
+	printf("%s%s", *first ? "" : " ", ATTR(DSR_A_MC_CHAIN)->label);
+	*first = false;
+	for (i = 0; i < n; i++) {
+		dsr_mc_elem_str(&e[i], buf, sizeof(buf));
+		printf(" %s", buf);
+	}
+}
+
 /* A row's flags are always there, false when the kernel left them out. */
 static void json_row(struct json *j, const struct col *cols,
 		     struct nlattr **tb)
 {
 	json_obj_open(j);
 	for (; cols->id; cols++) {
-		if (ATTR(cols->id)->type == AT_FLAG && !tb[cols->id]) {
+		if (cols->id == DSR_A_MC_CHAIN) {
+			mc_chain_json(j, tb[cols->id]);
+		} else if (ATTR(cols->id)->type == AT_FLAG && !tb[cols->id]) {
 			json_key(j, ATTR(cols->id)->name);
 			json_bool(j, false);
 		} else {
@@ -140,13 +193,15 @@ static const struct col negcache_cols[] = {
  * mcast show: the rows of each kind (DSR_A_MC_ROW).  JSON prints them
  * all; text leaves out the row's kind, the source and group under their
  * group's line, and the tag's fields of the other mode (mc_text_row()).
+ * The chain is last on its line: the rest of the line is the words
+ * "mcast chain" takes.
  */
 static const struct col mc_group_cols[] = {
 	COL(MC_ROW), COL(MC_SOURCE), COL(MC_GROUP),
 	{ .id = DSR_A_MC_UPSTREAM, .flags = P_NONE }, COL(MC_LAYERS),
-	COL(MC_ASKED), COL(MC_TAG_MODE), COL(MC_TAG_OFFSET),
+	COL(MC_LOCAL_IGMP), COL(MC_ASKED), COL(MC_TAG_MODE), COL(MC_TAG_OFFSET),
 	COL(MC_TAG_EXT_ID), COL(MC_TAG_TIDS), COL(MC_TAG_LAYERS),
-	{ .id = 0 },
+	COL(MC_CHAIN), { .id = 0 },
 };
 
 static const struct col mc_child_cols[] = {
@@ -159,7 +214,7 @@ static const struct col mc_layer_cols[] = {
 	COL(MC_ROW), COL(MC_SOURCE), COL(MC_GROUP), COL(MC_LAYER),
 	COL(MC_FWD_PACKETS), COL(MC_FWD_BYTES), COL(MC_FILT_PACKETS),
 	COL(MC_FILT_BYTES), COL(MC_LOCAL_PACKETS), COL(MC_LOCAL_BYTES),
-	{ .id = 0 },
+	COL(MC_CAPPED_PACKETS), { .id = 0 },
 };
 
 /* ---- command line -------------------------------------------------------- */
@@ -172,8 +227,10 @@ struct dsr_args {
 	uint32_t pval[DSR_A_P_MAX + 1];
 	uint32_t hops[DSR_MAX_ADDRS];	/* DSR_A_HOPS */
 	size_t nhops;
-	bool has_mc;			/* mcast join, leave: @mc */
+	bool has_mc;			/* mcast join, leave, chain: @mc */
 	struct dsr_mc_req mc;
+	bool has_chain;			/* mcast chain: @chain */
+	struct dsr_mc_chain chain;
 };
 
 struct replies;
@@ -197,6 +254,8 @@ static int parse_show(const struct ds_cmd *c, int argc, char **argv,
 static int parse_mc_join(const struct ds_cmd *c, int argc, char **argv,
 			 struct dsr_args *a);
 static int parse_mc_leave(const struct ds_cmd *c, int argc, char **argv,
+			  struct dsr_args *a);
+static int parse_mc_chain(const struct ds_cmd *c, int argc, char **argv,
 			  struct dsr_args *a);
 static int parse_param_set(const struct ds_cmd *c, int argc, char **argv,
 			   struct dsr_args *a);
@@ -222,6 +281,9 @@ static void mc_print(const struct ds_cmd *c, struct genl *g,
 
 #define MC_JOIN_ARGS \
 	"DEV source ADDR group GROUP layers N [tag byte [offset O] | tag rtp [id I] [tids T]] [group-layers M]"
+
+#define MC_CHAIN_ARGS \
+	"DEV source ADDR group GROUP ELEMENT... | default"
 
 #define SHOW(obj, gcmd, c, w)						\
 	{ .name = obj " show", .parse = parse_show, .run = do_dump,	\
@@ -255,6 +317,8 @@ static const struct ds_cmd dsr_cmds[] = {
 	{ .name = "mcast leave", .parse = parse_mc_leave, .run = do_change,
 	  .genl_cmd = DSR_CMD_MCAST_LEAVE,
 	  .args = "DEV source ADDR group GROUP" },
+	{ .name = "mcast chain", .parse = parse_mc_chain, .run = do_change,
+	  .genl_cmd = DSR_CMD_MCAST_CHAIN, .args = MC_CHAIN_ARGS },
 	{ .name = "mcast show", .parse = parse_show, .run = do_dump,
 	  .genl_cmd = DSR_CMD_GET_MCAST, .print = mc_print,
 	  .what = "multicast state", .args = SHOW_ARGS },
@@ -315,9 +379,17 @@ void dsr_help(FILE *f)
 		"       frame marking, header extension id I, 1..255, default %d;\n"
 		"       T temporal layers a layer id, 0..%d, default %d)\n"
 		"M      the group's layers, 1..%d\n"
+		"ELEMENT the group's element chain on this node, in order, each\n"
+		"       at most once, at most %d: tag (first), dup, cap C (layers\n"
+		"       0..C-1 go on, %d..%d), filter, fanout [bcast B] (last: one\n"
+		"       broadcast where B or more children share a slave, 0..%d;\n"
+		"       without bcast the device's mcast_bcast_min);\n"
+		"       default: %s\n"
 		"-j, -p JSON output, also after a show command's DEV\n",
 		DSR_MC_MAX_LAYERS, DSR_MC_DEF_OFFSET, DSR_MC_DEF_EXT_ID,
-		DSR_MC_MAX_TIDS, DSR_MC_DEF_TIDS, DSR_MC_MAX_LAYERS);
+		DSR_MC_MAX_TIDS, DSR_MC_DEF_TIDS, DSR_MC_MAX_LAYERS,
+		DSR_MC_CHAIN_MAX, DSR_MC_CAP_MIN, DSR_MC_CAP_MAX,
+		DSR_MC_BCAST_MAX, DSR_MC_CHAIN_DEFAULT_STR);
 }
 
 /* DEV, or "dev DEV" (a device named "dev" alone is DEV) */
@@ -584,19 +656,24 @@ static int mc_value(const struct ds_cmd *c, const struct dsr_mc_field *f,
 	return -1;
 }
 
-/* DEV and the keywords, then what is missing or does not go together */
-static int parse_mc(const struct ds_cmd *c, int argc, char **argv,
-		    struct dsr_args *a, bool join)
+/*
+ * The keywords after DEV, then what is missing or does not go together;
+ * with @nkw (mcast chain, whose elements follow source and group; "tag"
+ * is one), they end at the first word that is not source or group, none
+ * may come after that, and *@nkw is the number of words they took
+ */
+static int parse_mc_kw(const struct ds_cmd *c, int argc, char **argv,
+		       struct dsr_args *a, bool join, int *nkw)
 {
 	const struct dsr_mc_field *f;
 	struct dsr_mc_req *r = &a->mc;
 	uint32_t v;
-	int i;
+	int i, k;
 
-	if (take_dev(c, &argc, &argv, a))
-		return -1;
 	for (i = 0; i < argc; i += 2) {
 		f = dsr_mc_field_kw(argv[i]);
+		if (nkw && (!f || f->join))
+			break;
 		if (!f)
 			return usage_err(c, "unexpected argument '%s'",
 					 argv[i]);
@@ -611,6 +688,17 @@ static int parse_mc(const struct ds_cmd *c, int argc, char **argv,
 			return -1;
 		dsr_mc_set(r, f->id, v);
 	}
+	/* mcast chain: source or group after an element */
+	for (k = i; nkw && k < argc; k++) {
+		f = dsr_mc_field_kw(argv[k]);
+		if (f && !f->join)
+			return usage_err(c, dsr_mc_has(r, f->id) ?
+					 "'%s' given twice" :
+					 "'%s' comes before the elements",
+					 f->kw);
+	}
+	if (nkw)
+		*nkw = i;
 	a->has_mc = true;
 	switch (dsr_mc_check(r, join)) {
 	case DSR_MC_REQ_OK:
@@ -635,10 +723,73 @@ static int parse_mc(const struct ds_cmd *c, int argc, char **argv,
 	return -1;
 }
 
+static int parse_mc(const struct ds_cmd *c, int argc, char **argv,
+		    struct dsr_args *a, bool join)
+{
+	if (take_dev(c, &argc, &argv, a))
+		return -1;
+	return parse_mc_kw(c, argc, argv, a, join, NULL);
+}
+
 static int parse_mc_leave(const struct ds_cmd *c, int argc, char **argv,
 			  struct dsr_args *a)
 {
 	return parse_mc(c, argc, argv, a, false);
+}
+
+#define MC_ELEMENTS	"tag, dup, cap C, filter, fanout [bcast B]"
+
+/*
+ * DEV, source and group (as leave takes them, in either order), then the
+ * elements in the order of the chain, or "default"; each checked as the
+ * module will (common/dsr_mcast.c) before anything is sent.
+ */
+static int parse_mc_chain(const struct ds_cmd *c, int argc, char **argv,
+			  struct dsr_args *a)
+{
+	struct dsr_mc_chain *ch = &a->chain;
+	int n, at;
+
+	if (take_dev(c, &argc, &argv, a) ||
+	    parse_mc_kw(c, argc, argv, a, false, &n))
+		return -1;
+	argc -= n;
+	argv += n;
+	switch (dsr_mc_chain_parse(argc, argv, ch, &at)) {
+	case DSR_MC_CHAIN_OK:
+		a->has_chain = true;
+		return 0;
+	case DSR_MC_CHAIN_EMPTY:
+		return usage_err(c, "missing ELEMENT... (" MC_ELEMENTS "), or 'default'");
+	case DSR_MC_CHAIN_DEFAULT_MIXED:
+		return usage_err(c, "'default' is a whole chain: no element with it");
+	case DSR_MC_CHAIN_UNKNOWN:
+		return usage_err(c, "unknown element '%s' (" MC_ELEMENTS ")",
+				 argv[at]);
+	case DSR_MC_CHAIN_NO_VALUE:
+		return usage_err(c, "'%s' needs a value", argv[argc - 1]);
+	case DSR_MC_CHAIN_BAD_CAP:
+		return usage_err(c, "invalid cap '%s' (layers that go on, %d..%d)",
+				 argv[at], DSR_MC_CAP_MIN, DSR_MC_CAP_MAX);
+	case DSR_MC_CHAIN_BAD_BCAST:
+		return usage_err(c, "invalid bcast '%s' (children on one slave that get a broadcast, 0..%d)",
+				 argv[at], DSR_MC_BCAST_MAX);
+	case DSR_MC_CHAIN_TOO_MANY:
+		return usage_err(c, "too many elements (at most %d)",
+				 DSR_MC_CHAIN_MAX);
+	case DSR_MC_CHAIN_TWICE:
+		return usage_err(c, "'%s' given twice (each element at most once)",
+				 argv[at]);
+	case DSR_MC_CHAIN_TAG_FIRST:
+		return usage_err(c, "'tag' must be the first element");
+	case DSR_MC_CHAIN_FANOUT_LAST:
+		return usage_err(c, "'fanout' must be the last element ('%s' after it)",
+				 argv[at]);
+	case DSR_MC_CHAIN_KIND:
+	case DSR_MC_CHAIN_ARG:
+		break;	/* not of words: the parser's checks come first */
+	}
+	return usage_err(c, "invalid element '%s'", argv[at]);
 }
 
 /* "tag MODE" sends the mode's fields, with their defaults where not given */
@@ -675,8 +826,8 @@ static int put_params(struct nl_msg *msg, const struct dsr_args *a)
 
 /*
  * A request on the device carrying every attribute the parser set, each
- * of its type's width (u8, u16; u32 and be32 otherwise); a join's or a
- * leave's, the common library's.
+ * of its type's width (u8, u16; u32 and be32 otherwise); a join's, a
+ * leave's or a chain's, the common library's.
  */
 static struct nl_msg *dsr_msg(struct genl *g, uint8_t cmd, int flags,
 			      const struct dsr_args *a)
@@ -703,6 +854,8 @@ static struct nl_msg *dsr_msg(struct genl *g, uint8_t cmd, int flags,
 	}
 	if (!err && a->has_mc)
 		err = dsr_mc_put(msg, &a->mc, cmd == DSR_CMD_MCAST_JOIN);
+	if (!err && a->has_chain)
+		err = dsr_mc_chain_put(msg, &a->chain);
 	if (!err)
 		err = put_params(msg, a);
 	if (err) {
@@ -931,10 +1084,15 @@ static void mc_text_row(const struct col *cols, uint8_t row,
 
 	if (row != DSR_MC_ROW_GROUP)
 		putchar('\t');
-	for (; cols->id; cols++)
-		if (!mc_text_skip(cols->id, row, tb))
+	for (; cols->id; cols++) {
+		if (mc_text_skip(cols->id, row, tb))
+			continue;
+		if (cols->id == DSR_A_MC_CHAIN)
+			mc_chain_text(tb[cols->id], &first);
+		else
 			attr_text(ATTR(cols->id), tb[cols->id], cols->flags,
 				  cols->label, &first);
+	}
 	putchar('\n');
 }
 

@@ -59,7 +59,7 @@ static const struct attr_desc dsr_attrs[DSR_A_MAX + 1] = {
 	/*
 	 * layered multicast: the text keywords are those of "ahctl dsr mcast
 	 * join" where it takes the attribute (source, group, layers, tag,
-	 * offset, id, tids, group-layers)
+	 * offset, id, tids, group-layers), and "mcast chain"'s (chain)
 	 */
 	ENUM(MC_ROW, "mc_row", dsr_mc_row_names, .label = "row"),
 	A(MC_SOURCE, "mc_source", AT_ADDR, .label = "source"),
@@ -67,6 +67,7 @@ static const struct attr_desc dsr_attrs[DSR_A_MAX + 1] = {
 	A(MC_LAYERS, "mc_layers", AT_U8, .label = "layers"),
 	A(MC_UPSTREAM, "mc_upstream", AT_ADDR, .label = "upstream"),
 	A(MC_ASKED, "mc_asked", AT_U8, .label = "asked"),
+	A(MC_LOCAL_IGMP, "mc_local_igmp", AT_FLAG, .label = "igmp"),
 	ENUM(MC_TAG_MODE, "mc_tag_mode", dsr_mc_tag_mode_names,
 	     .label = "tag"),
 	A(MC_TAG_LAYERS, "mc_tag_layers", AT_U8, .label = "group-layers"),
@@ -86,6 +87,15 @@ static const struct attr_desc dsr_attrs[DSR_A_MAX + 1] = {
 	  .label = "local_packets"),
 	A(MC_LOCAL_BYTES, "mc_local_bytes", AT_U64, .label = "local_bytes",
 	  .unit = "bytes"),
+	/*
+	 * binary, struct dsr_mc_elem_cfg[]: no type of the table's, so
+	 * nothing prints it from here; "ahctl dsr mcast show" does, each
+	 * element in the words of "mcast chain" (common/dsr_mcast.c:
+	 * dsr_mc_elem_str())
+	 */
+	A(MC_CHAIN, "mc_chain", AT_NONE, .label = "chain"),
+	A(MC_CAPPED_PACKETS, "mc_capped_packets", AT_U64,
+	  .label = "capped_packets"),
 };
 
 /* Inside DSR_A_PARAMS, by DSR_A_P_* */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Layered multicast joins and leaves (dsr_mcast.h), for ahctl's "dsr
- * mcast join|leave" and dsrd's [mcast] sections alike.
+ * mcast join|leave" and dsrd's [mcast] sections alike; a group's element
+ * chain, for "dsr mcast chain" and "dsr mcast show".
  */
 #include <arpa/inet.h>
 #include <inttypes.h>
@@ -254,4 +255,172 @@ int dsr_mc_put(struct nl_msg *msg, const struct dsr_mc_req *r, bool join)
 			err = nla_put_u32(msg, id, v);
 	}
 	return err ? -1 : 0;
+}
+
+/* ---- element chains ------------------------------------------------------ */
+
+const char *const dsr_mc_elem_names[__DSR_MC_EL_MAX] = {
+	[DSR_MC_EL_TAG] = "tag",
+	[DSR_MC_EL_DUP] = "dup",
+	[DSR_MC_EL_CAP] = "cap",
+	[DSR_MC_EL_FILTER] = "filter",
+	[DSR_MC_EL_FANOUT] = "fanout",
+};
+
+/* The kind named @s, or DSR_MC_EL_UNSPEC */
+static uint8_t elem_kind(const char *s)
+{
+	uint8_t k;
+
+	for (k = DSR_MC_EL_UNSPEC + 1; k < __DSR_MC_EL_MAX; k++)
+		if (dsr_mc_elem_names[k] && !strcmp(s, dsr_mc_elem_names[k]))
+			return k;
+	return DSR_MC_EL_UNSPEC;
+}
+
+/* @s as an integer min..max into *@v */
+static bool elem_num(const char *s, uint32_t min, uint32_t max, uint8_t *v)
+{
+	uint32_t n;
+
+	if (parse_u32(s, &n) || n < min || n > max)
+		return false;
+	*v = (uint8_t)n;
+	return true;
+}
+
+enum dsr_mc_chain_problem dsr_mc_chain_parse(int argc, char *const *argv,
+					     struct dsr_mc_chain *ch,
+					     int *at)
+{
+	int i, w, word[DSR_MC_CHAIN_MAX];	/* each element's word */
+	enum dsr_mc_chain_problem p;
+	struct dsr_mc_elem_cfg e;
+	size_t bad;
+
+	memset(ch, 0, sizeof(*ch));
+	*at = argc;
+	if (argc < 1)
+		return DSR_MC_CHAIN_EMPTY;
+	for (i = 0; i < argc; i++) {
+		if (strcmp(argv[i], DSR_MC_CHAIN_DEFAULT))
+			continue;
+		*at = i;
+		return argc > 1 ? DSR_MC_CHAIN_DEFAULT_MIXED : DSR_MC_CHAIN_OK;
+	}
+	for (i = 0; i < argc; i++) {
+		w = i;
+		*at = w;
+		e.kind = elem_kind(argv[w]);
+		e.arg = 0;
+		switch (e.kind) {
+		case DSR_MC_EL_UNSPEC:
+			return DSR_MC_CHAIN_UNKNOWN;
+		case DSR_MC_EL_CAP:
+			/* cap N */
+			if (++i >= argc) {
+				*at = argc;
+				return DSR_MC_CHAIN_NO_VALUE;
+			}
+			*at = i;
+			if (!elem_num(argv[i], DSR_MC_CAP_MIN, DSR_MC_CAP_MAX,
+				      &e.arg))
+				return DSR_MC_CHAIN_BAD_CAP;
+			break;
+		case DSR_MC_EL_FANOUT:
+			/* fanout [bcast N] */
+			e.arg = DSR_MC_FANOUT_PARAM;
+			if (i + 1 >= argc || strcmp(argv[i + 1], "bcast"))
+				break;
+			i += 2;
+			if (i >= argc) {
+				*at = argc;
+				return DSR_MC_CHAIN_NO_VALUE;
+			}
+			*at = i;
+			if (!elem_num(argv[i], 0, DSR_MC_BCAST_MAX, &e.arg))
+				return DSR_MC_CHAIN_BAD_BCAST;
+			break;
+		}
+		if (ch->n == DSR_MC_CHAIN_MAX) {
+			*at = w;
+			return DSR_MC_CHAIN_TOO_MANY;
+		}
+		word[ch->n] = w;
+		ch->e[ch->n++] = e;
+	}
+	/* the module's rules: *at the word of the element at fault */
+	p = dsr_mc_chain_check(ch, &bad);
+	*at = p == DSR_MC_CHAIN_OK ? argc : word[bad];
+	return p;
+}
+
+/* As the module (kmod/dsr/mchain.c), in its order */
+enum dsr_mc_chain_problem dsr_mc_chain_check(const struct dsr_mc_chain *ch,
+					     size_t *at)
+{
+	const struct dsr_mc_elem_cfg *e;
+	unsigned int seen = 0;
+	bool fanout = false;
+	size_t i;
+
+	*at = 0;
+	if (ch->n > DSR_MC_CHAIN_MAX)
+		return DSR_MC_CHAIN_TOO_MANY;
+	for (i = 0; i < ch->n; i++) {
+		e = &ch->e[i];
+		*at = i;
+		if (e->kind == DSR_MC_EL_UNSPEC || e->kind >= __DSR_MC_EL_MAX)
+			return DSR_MC_CHAIN_KIND;
+		if (seen & (1u << e->kind))
+			return DSR_MC_CHAIN_TWICE;
+		seen |= 1u << e->kind;
+		if (fanout)
+			return DSR_MC_CHAIN_FANOUT_LAST;
+		switch (e->kind) {
+		case DSR_MC_EL_TAG:
+			if (i)
+				return DSR_MC_CHAIN_TAG_FIRST;
+			break;
+		case DSR_MC_EL_CAP:
+			if (e->arg < DSR_MC_CAP_MIN || e->arg > DSR_MC_CAP_MAX)
+				return DSR_MC_CHAIN_ARG;
+			break;
+		case DSR_MC_EL_FANOUT:
+			fanout = true;
+			break;
+		default:
+			if (e->arg)
+				return DSR_MC_CHAIN_ARG;
+			break;
+		}
+	}
+	return DSR_MC_CHAIN_OK;
+}
+
+int dsr_mc_elem_str(const struct dsr_mc_elem_cfg *e, char *buf, size_t size)
+{
+	const char *name = e->kind < __DSR_MC_EL_MAX ?
+			   dsr_mc_elem_names[e->kind] : NULL;
+
+	if (!name)
+		return e->arg ? snprintf(buf, size, "unknown-%u %u", e->kind,
+					 e->arg) :
+				snprintf(buf, size, "unknown-%u", e->kind);
+	if (e->kind == DSR_MC_EL_FANOUT)
+		return e->arg == DSR_MC_FANOUT_PARAM ?
+		       snprintf(buf, size, "%s", name) :
+		       snprintf(buf, size, "%s bcast %u", name, e->arg);
+	/* cap's; tag, dup and filter have none (0), shown if not */
+	if (e->kind == DSR_MC_EL_CAP || e->arg)
+		return snprintf(buf, size, "%s %u", name, e->arg);
+	return snprintf(buf, size, "%s", name);
+}
+
+int dsr_mc_chain_put(struct nl_msg *msg, const struct dsr_mc_chain *ch)
+{
+	if (!ch->n)
+		return 0;
+	return nla_put(msg, DSR_A_MC_CHAIN, (int)(ch->n * sizeof(ch->e[0])),
+		       ch->e) ? -1 : 0;
 }

@@ -6,7 +6,9 @@
  * its config: the fields (each an attribute, DSR_A_MC_*), the check of
  * each value and of a join as a whole, the tag's defaults, and the
  * attributes put into the request.  Each tool words its messages from
- * what the checks return.
+ * what the checks return.  Also a group's element chain
+ * (DSR_CMD_MCAST_CHAIN, "ahctl dsr mcast chain"): its words, the module's
+ * rules, its text and its attribute.
  */
 #ifndef AH_DSR_MCAST_H
 #define AH_DSR_MCAST_H
@@ -146,5 +148,90 @@ void dsr_mc_str(const struct dsr_mc_req *r, bool join, char *buf,
  * caller's.  0, or -1 if @msg has no room.
  */
 int dsr_mc_put(struct nl_msg *msg, const struct dsr_mc_req *r, bool join);
+
+/* ---- a group's element chain (DSR_CMD_MCAST_CHAIN) ----------------------- */
+
+/*
+ * The element chain of a group (enum dsr_mc_elem, ah_dsr.h), as "ahctl dsr
+ * mcast chain" takes it: a word per element, in the order of the chain,
+ *
+ *	tag  dup  cap N  filter  fanout [bcast N]
+ *
+ * and as "mcast show" prints it (text: those words; JSON: a string per
+ * element).  The words are dsr_mc_elem_names[]; fanout without bcast is
+ * DSR_MC_FANOUT_PARAM (the device's mcast_bcast_min).
+ */
+extern const char *const dsr_mc_elem_names[__DSR_MC_EL_MAX];
+
+/* cap N: the layers that go on, 0..N-1; fanout bcast N: 0..254 */
+#define DSR_MC_CAP_MIN		1
+#define DSR_MC_CAP_MAX		DSR_MC_MAX_LAYERS
+#define DSR_MC_BCAST_MAX	(DSR_MC_FANOUT_PARAM - 1)
+
+/* "default": no elements, the request without DSR_A_MC_CHAIN */
+#define DSR_MC_CHAIN_DEFAULT	"default"
+
+/* ... and what it stands for (the module's default chain) */
+#define DSR_MC_CHAIN_DEFAULT_STR	"tag dup filter fanout"
+
+/* A chain: n elements; n 0 is the default chain (no DSR_A_MC_CHAIN) */
+struct dsr_mc_chain {
+	size_t n;
+	struct dsr_mc_elem_cfg e[DSR_MC_CHAIN_MAX];
+};
+
+/* What is wrong with a chain, or with a word of one */
+enum dsr_mc_chain_problem {
+	DSR_MC_CHAIN_OK,
+	DSR_MC_CHAIN_EMPTY,	/* no element (and not "default") */
+	DSR_MC_CHAIN_DEFAULT_MIXED,	/* "default" with other words */
+	DSR_MC_CHAIN_UNKNOWN,	/* a word that is no element */
+	DSR_MC_CHAIN_NO_VALUE,	/* cap, or fanout bcast, without its N */
+	DSR_MC_CHAIN_BAD_CAP,	/* cap N not 1..128 */
+	DSR_MC_CHAIN_BAD_BCAST,	/* bcast N not 0..254 */
+	DSR_MC_CHAIN_TOO_MANY,	/* more than DSR_MC_CHAIN_MAX elements */
+	/* the rules the module checks (dsr_mc_chain_check()) */
+	DSR_MC_CHAIN_KIND,	/* an element of no known kind */
+	DSR_MC_CHAIN_ARG,	/* an argument out of range, or where none is */
+	DSR_MC_CHAIN_TWICE,	/* a kind twice */
+	DSR_MC_CHAIN_TAG_FIRST,	/* tag after another element */
+	DSR_MC_CHAIN_FANOUT_LAST,	/* an element after fanout */
+};
+
+/*
+ * The @argc words at @argv into *@ch, then dsr_mc_chain_check(): the
+ * first problem; *@at is the index of the word it is about (that of the
+ * element for the rules; @argc for a missing value or element).  The one
+ * word "default" is the default chain (ch->n 0).
+ */
+enum dsr_mc_chain_problem dsr_mc_chain_parse(int argc, char *const *argv,
+					     struct dsr_mc_chain *ch,
+					     int *at);
+
+/*
+ * The module's rules, element by element in the order of the chain (the
+ * first that breaks one: its problem, *@at its index): a known kind, each
+ * kind once, fanout last, tag first, cap's argument 1..128, none for tag,
+ * dup and filter.  The default chain (n 0) is fine; more than
+ * DSR_MC_CHAIN_MAX elements is DSR_MC_CHAIN_TOO_MANY.
+ */
+enum dsr_mc_chain_problem dsr_mc_chain_check(const struct dsr_mc_chain *ch,
+					     size_t *at);
+
+/*
+ * Element @e as its words ("cap 2", "fanout", "fanout bcast 0"; a kind of
+ * a newer module "unknown-K", " A" after it if its argument is not 0)
+ * into @buf; its length, as snprintf()
+ */
+int dsr_mc_elem_str(const struct dsr_mc_elem_cfg *e, char *buf, size_t size);
+
+/* Room for the words of any element */
+#define DSR_MC_ELEM_STR_MAX	32
+
+/*
+ * DSR_A_MC_CHAIN with the elements of @ch, none for the default chain.
+ * 0, or -1 if @msg has no room.
+ */
+int dsr_mc_chain_put(struct nl_msg *msg, const struct dsr_mc_chain *ch);
 
 #endif /* AH_DSR_MCAST_H */

@@ -19,6 +19,7 @@ const char *const dsr_cmd_names[__DSR_CMD_MAX] = {
 	[DSR_CMD_MCAST_JOIN] = "mcast_join",
 	[DSR_CMD_MCAST_LEAVE] = "mcast_leave",
 	[DSR_CMD_GET_MCAST] = "get_mcast",
+	[DSR_CMD_MCAST_CHAIN] = "mcast_chain",
 };
 
 const char *const dsr_event_names[__DSR_EVENT_MAX] = {

@@ -22,6 +22,8 @@
 #ifndef _UAPI_LINUX_AH_DSR_H
 #define _UAPI_LINUX_AH_DSR_H
 
+#include <linux/types.h>
+
 #define DSR_GENL_NAME		"dsr"
 #define DSR_GENL_VERSION	2	/* 2: parameters in DSR_A_PARAMS */
 #define DSR_MCGRP_CONFIG	"config"	/* every change of config */
@@ -53,6 +55,11 @@ enum dsr_cmd {
 	DSR_CMD_MCAST_JOIN,	/* dev, MC_SOURCE, MC_GROUP, MC_LAYERS, [MC_TAG_*] */
 	DSR_CMD_MCAST_LEAVE,	/* dev, MC_SOURCE, MC_GROUP */
 	DSR_CMD_GET_MCAST,	/* dump: dev -> rows (MC_ROW) of each group */
+	/*
+	 * The element chain of a group this node has (struct dsr_mc_elem_cfg
+	 * below), replaced whole; without MC_CHAIN, the default chain.
+	 */
+	DSR_CMD_MCAST_CHAIN,	/* dev, MC_SOURCE, MC_GROUP, [MC_CHAIN] */
 	__DSR_CMD_MAX,
 };
 
@@ -86,9 +93,10 @@ enum dsr_buffer_kind {
 /*
  * The rows of a GET_MCAST dump, in this order for each group:
  * GROUP:  MC_SOURCE MC_GROUP MC_UPSTREAM MC_LAYERS (local receivers')
- *         MC_ASKED (of upstream) MC_TAG_*
+ *         [MC_LOCAL_IGMP] MC_ASKED (of upstream) MC_TAG_* MC_CHAIN
  * CHILD:  MC_SOURCE MC_GROUP ADDR MC_LAYERS SLAVE EXPIRES_MS, one a child
- * LAYER:  MC_SOURCE MC_GROUP MC_LAYER MC_FWD_* MC_FILT_* MC_LOCAL_*, one
+ * LAYER:  MC_SOURCE MC_GROUP MC_LAYER MC_FWD_* MC_FILT_* MC_LOCAL_*
+ *         MC_CAPPED_PACKETS, one
  *         for each layer that any packet had (the last, DSR_MC_STAT_LAYERS
  *         - 1, also counts every layer above it)
  */
@@ -104,6 +112,46 @@ enum dsr_mc_row {
 enum dsr_mc_tag_mode {
 	DSR_MC_TAG_BYTE,	/* low 7 bits of the UDP payload's byte OFFSET */
 	DSR_MC_TAG_RTP,		/* RFC 9626 frame marking, element EXT_ID */
+};
+
+/*
+ * A group's element chain (docs/mcast.md): what each packet of the group
+ * goes through on this node, element by element, in this order:
+ *
+ *	TAG	its layer, read by the group's tag (without: every packet is
+ *		layer 0); first if present
+ *	DUP	a packet seen already (by another path, or retransmitted) is
+ *		dropped
+ *	CAP	arg 1..128: a packet of layer arg or above goes no further, to
+ *		no child and no local receiver
+ *	FILTER	a child gets only the layers it asked for (without: every
+ *		child gets every layer that comes this far)
+ *	FANOUT	the copies to the children; arg: a link-layer broadcast on a
+ *		slave that at least arg children share (0: a copy each;
+ *		DSR_MC_FANOUT_PARAM: the device's mcast_bcast_min); last if
+ *		present; without it nothing is forwarded (local receivers
+ *		still get their layers)
+ *
+ * Each kind at most once; an element that takes no argument has arg 0.
+ * The default chain: TAG DUP FILTER FANOUT(DSR_MC_FANOUT_PARAM).
+ */
+enum dsr_mc_elem {
+	DSR_MC_EL_UNSPEC,
+	DSR_MC_EL_TAG,
+	DSR_MC_EL_DUP,
+	DSR_MC_EL_CAP,
+	DSR_MC_EL_FILTER,
+	DSR_MC_EL_FANOUT,
+	__DSR_MC_EL_MAX,
+};
+
+#define DSR_MC_FANOUT_PARAM	255
+#define DSR_MC_CHAIN_MAX	8
+
+/* DSR_A_MC_CHAIN: an array of 1..DSR_MC_CHAIN_MAX of these */
+struct dsr_mc_elem_cfg {
+	__u8 kind;		/* enum dsr_mc_elem */
+	__u8 arg;
 };
 
 /*
@@ -180,6 +228,9 @@ enum dsr_attr {
 	DSR_A_MC_FILT_BYTES,	/* u64 */
 	DSR_A_MC_LOCAL_PACKETS,	/* u64: delivered to local receivers */
 	DSR_A_MC_LOCAL_BYTES,	/* u64 */
+	DSR_A_MC_LOCAL_IGMP,	/* flag: a local socket joined (GROUP rows) */
+	DSR_A_MC_CHAIN,		/* binary: struct dsr_mc_elem_cfg[] (GROUP rows) */
+	DSR_A_MC_CAPPED_PACKETS,	/* u64: stopped by CAP (LAYER rows) */
 	__DSR_A_MAX,
 };
 
