@@ -21,15 +21,6 @@
 #include "rreq.h"
 #include "fuzzer_input.h"
 
-#define NEED(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, \
-				#cond);					\
-			abort();					\
-		}							\
-	} while (0)
-
 static volatile u32 sink;	/* keeps the accessor reads */
 
 static bool is_known(u8 type)

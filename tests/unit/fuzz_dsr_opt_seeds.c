@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "opt.h"
+#include "fuzzer_seeds.h"
 
 static __be32 ip(u8 a, u8 b, u8 c, u8 d)
 {
@@ -25,19 +26,12 @@ static unsigned int seeds;
 static void put(const char *name, const u8 *b, size_t len)
 {
 	struct dsr_parsed p;
-	char path[4096];
-	FILE *f;
 
 	if (dsr_parse(b, len, &p) != DSR_OK) {
 		fprintf(stderr, "seed %s does not parse\n", name);
 		exit(1);
 	}
-	snprintf(path, sizeof(path), "%s/seed-%s", dir, name);
-	f = fopen(path, "wb");
-	if (!f || fwrite(b, 1, len, f) != len || fclose(f)) {
-		perror(path);
-		exit(1);
-	}
+	seed_write(dir, name, b, len);
 	seeds++;
 }
 

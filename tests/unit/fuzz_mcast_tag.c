@@ -25,15 +25,6 @@
 #include "mtree.h"
 #include "fuzzer_input.h"
 
-#define NEED(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, \
-				#cond);					\
-			abort();					\
-		}							\
-	} while (0)
-
 #define CFG_LEN		6
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "mcast_tag.h"
+#include "fuzzer_seeds.h"
 
 static const char *dir;
 
@@ -53,9 +54,7 @@ static void rtp(struct seed *s, unsigned int cc, bool x)
 static void write_seed(const char *name, const struct seed *s, u8 want)
 {
 	struct dsr_mtag_cfg c;
-	char path[4096];
 	u8 layer = 0xee;
-	FILE *f;
 
 	memset(&c, 0, sizeof(c));
 	c.mode = s->b[0] & 1;
@@ -68,12 +67,7 @@ static void write_seed(const char *name, const struct seed *s, u8 want)
 		fprintf(stderr, "seed %s: not layer %u\n", name, want);
 		exit(1);
 	}
-	snprintf(path, sizeof(path), "%s/seed-%s", dir, name);
-	f = fopen(path, "wb");
-	if (!f || fwrite(s->b, 1, s->n, f) != s->n || fclose(f)) {
-		perror(path);
-		exit(1);
-	}
+	seed_write(dir, name, s->b, s->n);
 }
 
 int main(int argc, char **argv)

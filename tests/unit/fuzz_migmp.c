@@ -19,15 +19,7 @@
 
 #include "migmp.h"
 #include "mtree.h"
-
-#define NEED(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, \
-				#cond);					\
-			abort();					\
-		}							\
-	} while (0)
+#include "fuzzer_input.h"
 
 #define GROUPS		4
 #define CHILDREN	2

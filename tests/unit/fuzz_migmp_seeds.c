@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "migmp.h"
+#include "fuzzer_seeds.h"
 
 static const char *dir;
 
@@ -78,20 +79,13 @@ static void csum(struct seed *s)
 static void write_seed(const char *name, struct seed *s)
 {
 	unsigned int n;
-	char path[4096];
-	FILE *f;
 
 	csum(s);
 	if (dsr_migmp_check(s->b, s->n, &n) != DSR_MIGMP_OK) {
 		fprintf(stderr, "seed %s: refused\n", name);
 		exit(1);
 	}
-	snprintf(path, sizeof(path), "%s/seed-%s", dir, name);
-	f = fopen(path, "wb");
-	if (!f || fwrite(s->b, 1, s->n, f) != s->n || fclose(f)) {
-		perror(path);
-		exit(1);
-	}
+	seed_write(dir, name, s->b, s->n);
 }
 
 int main(int argc, char **argv)

@@ -22,15 +22,6 @@
 #include "flow.h"
 #include "fuzzer_input.h"
 
-#define NEED(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, \
-				#cond);					\
-			abort();					\
-		}							\
-	} while (0)
-
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MAX_OPS		256
 #define FRAME_MAX	160

@@ -432,29 +432,41 @@ static bool walk_all(const u8 *m, size_t len, size_t end,
 	return true;
 }
 
+/*
+ * The first len bytes of b (in a buffer of exactly len): accepted, with
+ * NREC records that read as w says and end at end.
+ */
+static bool reads_all(const u8 *b, size_t len, size_t end,
+		      const struct want_rec *w)
+{
+	enum dsr_migmp_res r;
+	unsigned int n = 99;
+	bool ok;
+	u8 *c;
+
+	r = check_copy(b, len, &c, &n);
+	ok = r == DSR_MIGMP_OK && n == NREC && walk_all(c, len, end, w);
+	free(c);
+	CHECK_EQ(r, DSR_MIGMP_OK);
+	CHECK_EQ(n, NREC);
+	CHECK(ok);
+	return true;
+}
+
 static bool t_v3_types(void)
 {
 	struct want_rec w[NREC];
-	unsigned int n = 99;
 	struct msg m;
-	bool ok;
-	u8 *c;
 
 	all_types(&m, w);
 	/* the header, 8 record headers, 13 sources, 7 aux words */
 	CHECK_EQ(m.n, 8 + NREC * 8 + 13 * 4 + 7 * 4);
 	CHECK_EQ(csum(m.b, m.n), 0);
-	CHECK_EQ(check_copy(m.b, m.n, &c, &n), DSR_MIGMP_OK);
-	ok = n == NREC && walk_all(c, m.n, m.n, w);
-	free(c);
-	CHECK(ok);
+	CHECK(reads_all(m.b, m.n, m.n, w));
 
 	/* bytes after the last record: read as before, never reached */
 	memset(m.b + m.n, BLOCK, 12);
-	CHECK_EQ(check_copy(m.b, m.n + 12, &c, &n), DSR_MIGMP_OK);
-	ok = n == NREC && walk_all(c, m.n + 12, m.n, w);
-	free(c);
-	CHECK(ok);
+	CHECK(reads_all(m.b, m.n + 12, m.n, w));
 	return true;
 }
 
@@ -462,20 +474,14 @@ static bool t_v3_types(void)
 static bool t_v3_ignored(void)
 {
 	struct want_rec w[NREC];
-	unsigned int n = 99;
 	struct msg m;
-	bool ok;
-	u8 *c;
 
 	all_types(&m, w);
 	m.b[1] = 0xff;
 	m.b[2] ^= 0x55;
 	m.b[4] = 0xff;
 	m.b[5] = 0x01;
-	CHECK_EQ(check_copy(m.b, m.n, &c, &n), DSR_MIGMP_OK);
-	ok = n == NREC && walk_all(c, m.n, m.n, w);
-	free(c);
-	CHECK(ok);
+	CHECK(reads_all(m.b, m.n, m.n, w));
 	return true;
 }
 
