@@ -357,6 +357,55 @@ static const struct err_case {
 	  MCSG "Layers = 2\n[mcast]\nSource = 10.0.0.1\nGroup = 239.1.1.2\nLayers = 2\n"
 	  "[mcast]\nSource = 10.0.0.1\nGroup = 239.1.1.2\n",
 	  "t:13: a [mcast] for source 10.0.0.1 group 239.1.1.2 already exists (line 7)" },
+	/* Chain: what "ahctl dsr mcast chain" refuses, with the line */
+#define MCL	MCSG "Layers = 2\n"
+#define ELEMS	"(tag, dup, cap C, filter, fanout [bcast B])"
+	{ "[mcast]: Chain, an unknown element",
+	  MCL "Chain = tag dupe fanout\n",
+	  "t:7: Chain: unknown element 'dupe' " ELEMS },
+	{ "[mcast]: Chain, an element's case", MCL "Chain = Tag\n",
+	  "t:7: Chain: unknown element 'Tag' " ELEMS },
+	{ "[mcast]: Chain, cap 0", MCL "Chain = dup cap 0 fanout\n",
+	  "t:7: Chain: invalid cap '0' (layers that go on, 1..128)" },
+	{ "[mcast]: Chain, cap 129", MCL "Chain = cap 129\n",
+	  "t:7: Chain: invalid cap '129' (layers that go on, 1..128)" },
+	{ "[mcast]: Chain, cap without its value", MCL "Chain = dup cap\n",
+	  "t:7: Chain: 'cap' needs a value" },
+	{ "[mcast]: Chain, cap then an element", MCL "Chain = cap fanout\n",
+	  "t:7: Chain: invalid cap 'fanout' (layers that go on, 1..128)" },
+	{ "[mcast]: Chain, bcast 255", MCL "Chain = fanout bcast 255\n",
+	  "t:7: Chain: invalid bcast '255' (children on one slave that get a broadcast, 0..254)" },
+	{ "[mcast]: Chain, bcast without its value",
+	  MCL "Chain = dup fanout bcast\n",
+	  "t:7: Chain: 'bcast' needs a value" },
+	{ "[mcast]: Chain, default with an element",
+	  MCL "Chain = default fanout\n",
+	  "t:7: Chain: 'default' is a whole chain: no element with it" },
+	{ "[mcast]: Chain, default after an element",
+	  MCL "Chain = tag default\n",
+	  "t:7: Chain: 'default' is a whole chain: no element with it" },
+	{ "[mcast]: Chain, tag not first", MCL "Chain = dup tag fanout\n",
+	  "t:7: Chain: 'tag' must be the first element" },
+	{ "[mcast]: Chain, fanout not last", MCL "Chain = tag fanout dup\n",
+	  "t:7: Chain: 'fanout' must be the last element ('dup' after it)" },
+	{ "[mcast]: Chain, an element twice", MCL "Chain = dup filter dup\n",
+	  "t:7: Chain: 'dup' given twice (each element at most once)" },
+	{ "[mcast]: Chain, cap twice", MCL "Chain = cap 1 cap 2\n",
+	  "t:7: Chain: 'cap' given twice (each element at most once)" },
+	{ "[mcast]: Chain, more than 8 elements",
+	  MCL "Chain = tag dup cap 2 filter fanout tag dup cap 3 filter\n",
+	  "t:7: Chain: too many elements (at most 8)" },
+	{ "[mcast]: Chain given twice", MCL "Chain = dup\nChain = tag\n",
+	  "t:8: Chain given twice in this section (first at line 7)" },
+	{ "[mcast]: Chain empty", MCL "Chain = \t\n",
+	  "t:7: Chain without a value" },
+	{ "[mcast]: Chain, other case: a hint", MCL "chain = dup\n",
+	  "t:7: unknown key 'chain' in [mcast]; did you mean 'Chain'?" },
+	{ "[mcast]: a bad Chain before a missing Layers",
+	  MCSG "Chain = filter tag\n",
+	  "t:6: Chain: 'tag' must be the first element" },
+#undef ELEMS
+#undef MCL
 #undef GRP_RULE
 #undef SRC_RULE
 #undef MCSG
@@ -863,6 +912,7 @@ static const char mcasts[] =
 	"Layers = 3\t\t# the first three\n"
 	"Tag = rtp\n"
 	"Group = 239.1.1.2\n"
+	"Chain = dup   fanout\t# blanks\n"
 	"Source = 10.0.0.1\n"
 	"[mcast]\n"
 	"Source = 223.255.255.254\n"
@@ -871,9 +921,11 @@ static const char mcasts[] =
 	"Tag = byte\n"
 	"Offset = 65535\n"
 	"GroupLayers = 128\n"
+	"Chain = tag dup cap 128 filter fanout bcast 254\n"
 	"[mcast]\n"
 	"GroupLayers = 12\n"
 	"Tids = 8\n"
+	"Chain = default\n"
 	"Id = 255\n"
 	"Tag = rtp\n"
 	"Layers = 12\n"
@@ -885,10 +937,12 @@ static const char mcasts[] =
 	"Group = 239.1.1.1\n"
 	"Layers = 1\n"
 	"GroupLayers = 1\n"
+	"Chain = cap 1\n"
 	"[mcast]\n"
 	"Source = 10.0.0.1\n"
 	"Group = 239.1.1.3\n"
 	"Layers = 4\n"
+	"Chain = fanout bcast 0\n"
 	"Tag = byte\n";
 
 static uint32_t mc_val(const struct conf *c, size_t i, int id)
@@ -899,6 +953,39 @@ static uint32_t mc_val(const struct conf *c, size_t i, int id)
 static bool mc_has(const struct conf *c, size_t i, int id)
 {
 	return dsr_mc_has(&c->mc[i].req, id);
+}
+
+/* Section @i's Chain is the @n elements @e ("default": none) */
+static bool mc_chain_is(const struct conf *c, size_t i,
+			const struct dsr_mc_elem_cfg *e, size_t n)
+{
+	const struct dsr_mc_chain *ch = &c->mc[i].chain;
+
+	CHECK(c->mc[i].has_chain);
+	CHECK_EQ(ch->n, n);
+	CHECK(!n || !memcmp(ch->e, e, n * sizeof(*e)));
+	return true;
+}
+
+static bool check_mc_chains(const struct conf *c)
+{
+	static const struct dsr_mc_elem_cfg dup_fanout[] = {
+		{ DSR_MC_EL_DUP, 0 }, { DSR_MC_EL_FANOUT, DSR_MC_FANOUT_PARAM },
+	}, all[] = {
+		{ DSR_MC_EL_TAG, 0 }, { DSR_MC_EL_DUP, 0 },
+		{ DSR_MC_EL_CAP, 128 }, { DSR_MC_EL_FILTER, 0 },
+		{ DSR_MC_EL_FANOUT, 254 },
+	}, cap1[] = { { DSR_MC_EL_CAP, 1 } },
+	   bcast0[] = { { DSR_MC_EL_FANOUT, 0 } };
+
+	/* none: none sent, the group keeps its own */
+	CHECK(!c->mc[0].has_chain);
+	CHECK(mc_chain_is(c, 1, dup_fanout, ARRAY_SIZE(dup_fanout)));
+	CHECK(mc_chain_is(c, 2, all, ARRAY_SIZE(all)));
+	CHECK(mc_chain_is(c, 3, NULL, 0));	/* default */
+	CHECK(mc_chain_is(c, 4, cap1, ARRAY_SIZE(cap1)));
+	CHECK(mc_chain_is(c, 5, bcast0, ARRAY_SIZE(bcast0)));
+	return true;
 }
 
 static bool check_mcasts(const struct conf *c)
@@ -940,7 +1027,7 @@ static bool check_mcasts(const struct conf *c)
 	CHECK_EQ(mc_val(c, 5, DSR_A_MC_TAG_OFFSET), DSR_MC_DEF_OFFSET);
 	CHECK(!mc_has(c, 5, DSR_A_MC_TAG_EXT_ID));
 	CHECK(!mc_has(c, 5, DSR_A_MC_TAG_TIDS));
-	return true;
+	return check_mc_chains(c);
 }
 
 /* ---- the other tests, in order ------------------------------------------ */
@@ -968,7 +1055,8 @@ static const struct fn_case {
 	{ "[slice]: leases, their defaults and limits", .in = slices,
 	  .check = check_slices },
 	{ "[slice]: at most CONF_MAX_SECTIONS", .max = &slice_max },
-	{ "[mcast]: joins, ahctl's limits and tag defaults", .in = mcasts,
+	{ "[mcast]: joins, ahctl's limits and tag defaults; Chains",
+	  .in = mcasts,
 	  .check = check_mcasts },
 	{ "[mcast]: at most 64, the groups of a device", .max = &mcast_max },
 };

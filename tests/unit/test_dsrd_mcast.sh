@@ -11,7 +11,11 @@
 # taken out sent as the kernel's default tag); a join the kernel refuses
 # counted, not kept, and tried again on the next reload; a leave refused
 # kept and tried again, unless the kernel has no such group; a start that
-# stops at a refused join; and "dsrd --check" on [mcast] sections.
+# stops at a refused join; each Chain as one MCAST_CHAIN after its join,
+# "ahctl dsr mcast chain"'s for the same words (sent again only when the
+# join is or the Chain changed, "default" for a Chain taken out; one
+# refused counted and sent again, one of a group the kernel has not
+# forgetting the join); and "dsrd --check" on [mcast] sections.
 #
 # Needs the built dsrd (userspace/dsrd/dsrd, for --check; or $DSRD) and
 # dsrd_mcast_run and fake_dsr.so (make -C tests/unit): skipped without
@@ -25,7 +29,8 @@ source "$(dirname "$0")/fake_run.sh"
 dsrd_start fake_dsr.so FAKE_DSR=absent dsrd_mcast_run
 
 # conf NAME [SECTION]...: $TMP/NAME, a [dsr] and an [mcast] per SECTION,
-# "SOURCE GROUP LAYERS [Key=Value]..."
+# "SOURCE GROUP LAYERS [Key=Value]..." (a comma in a Value is a blank:
+# Chain=dup,cap,2)
 conf() {
 	local f=$TMP/$1 sec s g l rest kv
 	shift
@@ -35,6 +40,7 @@ conf() {
 		printf '[mcast]\nSource = %s\nGroup = %s\nLayers = %s\n' \
 			"$s" "$g" "$l" >> "$f"
 		for kv in $rest; do
+			kv=${kv//,/ }
 			printf '%s = %s\n' "${kv%%=*}" "${kv#*=}" >> "$f"
 		done
 	done
@@ -54,6 +60,7 @@ fi
 
 J="mcast_join flags=0 v2 ifindex=7"
 L="mcast_leave flags=0 v2 ifindex=7"
+C="mcast_chain flags=0 v2 ifindex=7"
 
 # ---- start, then reloads ----------------------------------------------------
 # start: a group without a tag, one with "Tag = rtp" (its defaults), one
@@ -121,6 +128,110 @@ if [[ -x $AHCTL ]] && ! ldd "$AHCTL" 2>/dev/null | grep -q libasan; then
 else
 	result 1 "each JOIN is ahctl's for the same words # SKIP no ahctl without ASan"
 fi
+
+# ---- element chains ----------------------------------------------------------
+# start: a Chain of every element, a section without one, "Chain =
+# default"; c1: the same file; c2: the first's Chain changed, the second
+# given one; c3: the first's Chain taken out, the second's Layers changed,
+# the third's "default" taken out; c3 again
+conf cstart "10.0.0.1 239.1.1.1 2 Chain=tag,dup,cap,2,filter,fanout,bcast,0" \
+	"10.0.0.1 239.1.1.2 3" "10.0.0.1 239.1.1.3 1 Chain=default"
+cp "$TMP/cstart" "$TMP/c1"
+conf c2 "10.0.0.1 239.1.1.1 2 Chain=dup,fanout" \
+	"10.0.0.1 239.1.1.2 3 Chain=filter,fanout" \
+	"10.0.0.1 239.1.1.3 1 Chain=default"
+conf c3 "10.0.0.1 239.1.1.1 2" "10.0.0.1 239.1.1.2 4 Chain=filter,fanout" \
+	"10.0.0.1 239.1.1.3 1"
+run cstart c1 c2 c3 c3
+same "chains: the joins dsrd holds, nothing failed" "$stdout
+exit $rc" \
+"cstart: failed 0; joined by dsrd: source 10.0.0.1 group 239.1.1.1 layers 2; source 10.0.0.1 group 239.1.1.2 layers 3; source 10.0.0.1 group 239.1.1.3 layers 1
+c1: failed 0; joined by dsrd: source 10.0.0.1 group 239.1.1.1 layers 2; source 10.0.0.1 group 239.1.1.2 layers 3; source 10.0.0.1 group 239.1.1.3 layers 1
+c2: failed 0; joined by dsrd: source 10.0.0.1 group 239.1.1.1 layers 2; source 10.0.0.1 group 239.1.1.2 layers 3; source 10.0.0.1 group 239.1.1.3 layers 1
+c3: failed 0; joined by dsrd: source 10.0.0.1 group 239.1.1.1 layers 2; source 10.0.0.1 group 239.1.1.2 layers 4; source 10.0.0.1 group 239.1.1.3 layers 1
+c3: failed 0; joined by dsrd: source 10.0.0.1 group 239.1.1.1 layers 2; source 10.0.0.1 group 239.1.1.2 layers 4; source 10.0.0.1 group 239.1.1.3 layers 1
+exit 0"
+same "start: a Chain's MCAST_CHAIN right after its join; \"default\" without MC_CHAIN" \
+	"$(sed -n '/^-- cstart$/,/^-- c1$/p' <<< "$req")" \
+"-- cstart
+$J mc_source=10.0.0.1 mc_group=239.1.1.1 mc_layers=2
+$C mc_source=10.0.0.1 mc_group=239.1.1.1 mc_chain=1:0,2:0,3:2,4:0,5:0
+$J mc_source=10.0.0.1 mc_group=239.1.1.2 mc_layers=3
+$J mc_source=10.0.0.1 mc_group=239.1.1.3 mc_layers=1
+$C mc_source=10.0.0.1 mc_group=239.1.1.3
+-- c1"
+same "reload: only Chain changed (or given): only the MCAST_CHAIN" \
+	"$(sed -n '/^-- c1$/,/^-- c3$/p' <<< "$req" | head -n -1)" \
+"-- c1
+-- c2
+$C mc_source=10.0.0.1 mc_group=239.1.1.1 mc_chain=2:0,5:255
+$C mc_source=10.0.0.1 mc_group=239.1.1.2 mc_chain=4:0,5:255"
+same "reload: a Chain taken out sends default, once; a changed join, its Chain again" \
+	"$(sed -n '/^-- c3$/,$p' <<< "$req")" \
+"-- c3
+$C mc_source=10.0.0.1 mc_group=239.1.1.1
+$J mc_source=10.0.0.1 mc_group=239.1.1.2 mc_layers=4
+$C mc_source=10.0.0.1 mc_group=239.1.1.2 mc_chain=4:0,5:255
+$C mc_source=10.0.0.1 mc_group=239.1.1.3
+-- c3"
+has "chains: what dsrd logs, in ahctl's words" "$stderr" \
+	"dsrd: dsr0: mcast chain source 10.0.0.1 group 239.1.1.1 tag dup cap 2 filter fanout bcast 0: set" \
+	"dsrd: dsr0: mcast chain source 10.0.0.1 group 239.1.1.1 dup fanout: set" \
+	"dsrd: dsr0: mcast chain source 10.0.0.1 group 239.1.1.1 default: set"
+
+# each Chain against "ahctl dsr mcast chain" with the same words, under
+# the same stand-in: the same attributes (after the device's)
+chains=("tag dup cap 2 filter fanout bcast 0" "default" "fanout"
+	"cap 128 fanout bcast 254" "dup filter" "tag cap 1")
+if [[ -x $AHCTL ]] && ! ldd "$AHCTL" 2>/dev/null | grep -q libasan; then
+	secs=()
+	for i in "${!chains[@]}"; do
+		secs+=("10.0.0.1 239.1.2.$((i + 1)) 1 Chain=${chains[i]// /,}")
+	done
+	conf cwords "${secs[@]}"
+	run cwords
+	dsrd_req=$(grep '^mcast_chain' <<< "$req" | sed 's/ ifindex=7//')
+	: > "$LOG"
+	for i in "${!chains[@]}"; do
+		# shellcheck disable=SC2086
+		LD_PRELOAD=$FAKE FAKE_DSR_LOG=$LOG "$AHCTL" dsr mcast chain dsr0 \
+			source 10.0.0.1 group "239.1.2.$((i + 1))" ${chains[i]}
+	done
+	same "each MCAST_CHAIN is ahctl's for the same words" "$dsrd_req" \
+		"$(sed 's/ ifname=dsr0//' "$LOG")"
+else
+	result 1 "each MCAST_CHAIN is ahctl's for the same words # SKIP no ahctl without ASan"
+fi
+
+# a chain refused: counted, the join kept; the next reload sends the
+# chain again, and only it; refused as of no such group (ENOENT): the
+# join forgotten as well, and the next reload joins and sends both
+conf cj "10.0.0.1 239.1.1.1 2"
+conf cc "10.0.0.1 239.1.1.1 2 Chain=dup,fanout"
+run cj FAKE_DSR_ERROR="22:tag must be the first element" cc \
+	FAKE_DSR_ERROR= cc cc
+same "a refused chain: counted, the join kept; sent again on the next reload" \
+	"$stdout
+$(grep -v '^--' <<< "$req")" \
+"cj: failed 0; joined by dsrd: source 10.0.0.1 group 239.1.1.1 layers 2
+cc: failed 1; joined by dsrd: source 10.0.0.1 group 239.1.1.1 layers 2
+cc: failed 0; joined by dsrd: source 10.0.0.1 group 239.1.1.1 layers 2
+cc: failed 0; joined by dsrd: source 10.0.0.1 group 239.1.1.1 layers 2
+$J mc_source=10.0.0.1 mc_group=239.1.1.1 mc_layers=2
+$C mc_source=10.0.0.1 mc_group=239.1.1.1 mc_chain=2:0,5:255
+$C mc_source=10.0.0.1 mc_group=239.1.1.1 mc_chain=2:0,5:255"
+run cj FAKE_DSR_ERROR="2:no local receivers of this source and group" cc \
+	FAKE_DSR_ERROR= cc
+same "a chain of a group the kernel has not: the join forgotten; the next reload joins again" \
+	"$stdout
+$(grep -v '^--' <<< "$req")" \
+"cj: failed 0; joined by dsrd: source 10.0.0.1 group 239.1.1.1 layers 2
+cc: failed 1; joined by dsrd:
+cc: failed 0; joined by dsrd: source 10.0.0.1 group 239.1.1.1 layers 2
+$J mc_source=10.0.0.1 mc_group=239.1.1.1 mc_layers=2
+$C mc_source=10.0.0.1 mc_group=239.1.1.1 mc_chain=2:0,5:255
+$J mc_source=10.0.0.1 mc_group=239.1.1.1 mc_layers=2
+$C mc_source=10.0.0.1 mc_group=239.1.1.1 mc_chain=2:0,5:255"
 
 # ---- the kernel refuses -----------------------------------------------------
 # 239.1.1.4 is refused on reload 4: the others still go, it is not kept;
@@ -197,5 +308,11 @@ dsrd_check "Offset without Tag = byte, exit 2" "$TMP/bad" \
 conf bad "10.0.0.1 224.0.0.251 2"
 dsrd_check "a link-local Group, exit 2" "$TMP/bad" \
 	"2 dsrd: $TMP/bad:5: invalid Group '224.0.0.251' (a multicast group, 224.0.1.0 to 239.255.255.255: 224.0.0.0/24 is link-local)"
+conf good "10.0.0.1 239.1.1.1 2 Chain=tag,dup,cap,2,filter,fanout,bcast,0" \
+	"10.0.0.1 239.1.1.2 1 Chain=default"
+dsrd_check "valid Chains" "$TMP/good" "0 "
+conf bad "10.0.0.1 239.1.1.1 2" "10.0.0.1 239.1.1.2 1 Chain=dup,cap,0,fanout"
+dsrd_check "a Chain with cap 0, exit 2" "$TMP/bad" \
+	"2 dsrd: $TMP/bad:11: Chain: invalid cap '0' (layers that go on, 1..128)"
 
 ktap_done

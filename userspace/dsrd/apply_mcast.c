@@ -13,6 +13,14 @@
  * reload tries again; a leave that fails keeps the join, unless the
  * kernel has no such group (left with ahctl meanwhile).  No leave when
  * dsrd stops: the groups go with the device.
+ *
+ * A section's Chain is one MCAST_CHAIN right after its join, built as
+ * "ahctl dsr mcast chain" builds it: sent when the join is, and when only
+ * the Chain changed; a Chain taken out from a section that stays sends
+ * "default", once.  A chain the kernel refuses keeps the join, and the
+ * next reload sends it again; one refused as of no such group (left with
+ * ahctl meanwhile) forgets the join as well, for the next reload to join
+ * again.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,6 +35,10 @@
 
 /* "source S group G layers N tag ..." and more */
 #define MC_STR_MAX	192
+
+/* "source S group G ELEMENT..." */
+#define MC_CHAIN_STR_MAX \
+	(MC_STR_MAX + DSR_MC_CHAIN_MAX * (DSR_MC_ELEM_STR_MAX + 1))
 
 static int mc_send(struct dsrd *d, const struct dsr_mc_req *req, bool join)
 {
@@ -65,6 +77,8 @@ static bool mc_in_conf(const struct conf *c, const struct dsr_mc_req *req)
 static void mc_forget(struct dsrd *d, size_t i)
 {
 	memmove(&d->mc[i], &d->mc[i + 1], (d->nmc - i - 1) * sizeof(d->mc[0]));
+	memmove(&d->mc_chain[i], &d->mc_chain[i + 1],
+		(d->nmc - i - 1) * sizeof(d->mc_chain[0]));
 	d->nmc--;
 }
 
@@ -100,14 +114,12 @@ static void mc_untag(struct dsr_mc_req *req)
 	dsr_mc_tag_defaults(req);
 }
 
-static int mc_join(struct dsrd *d, const struct conf_mcast *cm)
+/* The JOIN of @cm, unless dsrd's of its group is the same: 0, or -1 */
+static int mc_join(struct dsrd *d, const struct conf_mcast *cm, int i)
 {
 	char s[MC_STR_MAX], was[MC_STR_MAX];
 	struct dsr_mc_req req = cm->req, old;
-	int i = mc_find(d, &cm->req);
 
-	if (i >= 0 && dsr_mc_equal(&d->mc[i], &cm->req))
-		return 0;
 	if (i < 0 && d->nmc == ARRAY_SIZE(d->mc)) {
 		dsr_mc_str(&req, true, s, sizeof(s));
 		log_err("%s: mcast %s: not joined: dsrd holds %zu groups already (leaves failed)",
@@ -124,6 +136,7 @@ static int mc_join(struct dsrd *d, const struct conf_mcast *cm)
 	}
 	if (i < 0) {
 		log_info("%s: mcast %s: joined", d->device, s);
+		d->mc_chain[d->nmc].set = false;
 		d->mc[d->nmc++] = cm->req;
 		return 0;
 	}
@@ -137,6 +150,93 @@ static int mc_join(struct dsrd *d, const struct conf_mcast *cm)
 	return 0;
 }
 
+static bool mc_chain_equal(const struct dsr_mc_chain *a,
+			   const struct dsr_mc_chain *b)
+{
+	return a->n == b->n && !memcmp(a->e, b->e, a->n * sizeof(a->e[0]));
+}
+
+/* "source S group G ELEMENT..." or "... default": "mcast chain"'s words */
+static void mc_chain_str(const struct dsr_mc_req *req,
+			 const struct dsr_mc_chain *ch, char *buf, size_t size)
+{
+	size_t i, len;
+
+	dsr_mc_str(req, false, buf, size);
+	len = strlen(buf);
+	if (!ch->n)
+		snprintf(buf + len, size - len, " %s", DSR_MC_CHAIN_DEFAULT);
+	for (i = 0; i < ch->n && len + 1 < size; i++) {
+		buf[len++] = ' ';
+		buf[len] = '\0';
+		dsr_mc_elem_str(&ch->e[i], buf + len, size - len);
+		len += strlen(buf + len);
+	}
+}
+
+static int mc_chain_send(struct dsrd *d, const struct dsr_mc_req *req,
+			 const struct dsr_mc_chain *ch)
+{
+	struct nl_msg *msg = dsr_dev_msg(d, DSR_CMD_MCAST_CHAIN);
+
+	if (!msg)
+		return -1;
+	/* as ahctl: the group's source and group (a leave's), the chain */
+	if (dsr_mc_put(msg, req, false) || dsr_mc_chain_put(msg, ch))
+		return put_failed(msg);
+	errno = 0;
+	return fam_send(d, FAM_DSR, msg);
+}
+
+/*
+ * After the join of @cm (dsrd's d->mc[@i]; @joined: sent just now): its
+ * Chain if the join was sent or the Chain is not the one the kernel took;
+ * "default" if it has none and dsrd set one.  0, or -1.
+ */
+static int mc_set_chain(struct dsrd *d, const struct conf_mcast *cm,
+			size_t i, bool joined)
+{
+	static const struct dsr_mc_chain dflt;	/* n 0 */
+	struct mc_chain_applied *a = &d->mc_chain[i];
+	const struct dsr_mc_chain *ch = cm->has_chain ? &cm->chain : &dflt;
+	char s[MC_CHAIN_STR_MAX];
+
+	if (cm->has_chain ? !joined && a->set && mc_chain_equal(&a->ch, ch) :
+			    !a->set)
+		return 0;
+	mc_chain_str(&d->mc[i], ch, s, sizeof(s));
+	if (mc_chain_send(d, &d->mc[i], ch)) {
+		if (errno != ENOENT) {
+			log_err("%s: mcast chain %s: cannot set", d->device, s);
+			return -1;
+		}
+		log_err("%s: mcast chain %s: the kernel has no such group (left meanwhile); the join is forgotten, the next reload joins again",
+			d->device, s);
+		mc_forget(d, i);
+		return -1;
+	}
+	log_info("%s: mcast chain %s: set", d->device, s);
+	a->set = cm->has_chain;
+	a->ch = *ch;
+	return 0;
+}
+
+/* @cm's join if new or changed, then its chain */
+static int mc_section(struct dsrd *d, const struct conf_mcast *cm)
+{
+	int i = mc_find(d, &cm->req);
+	bool joined = false;
+
+	if (i < 0 || !dsr_mc_equal(&d->mc[i], &cm->req)) {
+		if (mc_join(d, cm, i))
+			return -1;
+		if (i < 0)
+			i = (int)d->nmc - 1;
+		joined = true;
+	}
+	return mc_set_chain(d, cm, (size_t)i, joined);
+}
+
 int mc_apply(struct dsrd *d, const struct conf *c, struct run *r)
 {
 	size_t i;
@@ -146,7 +246,7 @@ int mc_apply(struct dsrd *d, const struct conf *c, struct run *r)
 		    step_failed(r))
 			return -1;
 	for (i = 0; i < c->nmc; i++)
-		if (mc_join(d, &c->mc[i]) && step_failed(r))
+		if (mc_section(d, &c->mc[i]) && step_failed(r))
 			return -1;
 	return 0;
 }

@@ -8,7 +8,7 @@
  *	[transit]	Interface, Enable, any transit parameter
  *	[slice]		Interface, Slice, Lease, Mode, Keep
  *	[mcast]		Source, Group, Layers, Tag, Offset, Id, Tids,
- *			GroupLayers
+ *			GroupLayers, Chain
  *	[log]		Stats*, Events*
  *
  * [macfilter], [transit] and [slice] may be repeated, one per interface,
@@ -114,11 +114,15 @@ struct conf_slice {
 /*
  * A join of the DSR device's local receivers to (Source, Group), as
  * "ahctl dsr mcast join" takes it: the fields given, with the tag's
- * defaults (dsr_mc_tag_defaults()); checked as it checks them.
+ * defaults (dsr_mc_tag_defaults()); checked as it checks them.  Its
+ * Chain, if given, as "ahctl dsr mcast chain" takes its elements (chain.n
+ * 0: "default"), sent after the join.
  */
 struct conf_mcast {
 	unsigned int line;
 	struct dsr_mc_req req;
+	bool has_chain;
+	struct dsr_mc_chain chain;
 };
 
 struct conf_log {

@@ -4,11 +4,14 @@
  * receivers to a layered multicast group (docs/mcast.md): the keys are
  * the words of "ahctl dsr mcast join", whose values, defaults and checks
  * are the common library's (common/dsr_mcast.c), so the file takes what
- * ahctl takes.  Whether the kernel takes the join is the apply step's to
- * see.
+ * ahctl takes.  Chain is the words of "ahctl dsr mcast chain" after the
+ * group's, checked by the same parser, the module's rules with them.
+ * Whether the kernel takes the join is the apply step's to see.
  */
 #include <arpa/inet.h>
 #include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "conf_parse.h"
 #include "dsr_mcast.h"
@@ -23,13 +26,14 @@ enum {
 	K_ID,
 	K_TIDS,
 	K_GROUP_LAYERS,
+	K_CHAIN,	/* not a field of the join: the keys above are */
 	__K_MAX,
 };
 
 _Static_assert(__K_MAX <= MAX_KEYS, "MAX_KEYS");
 
-/* Each key's attribute, whose field (ahctl's keyword) says its values */
-static const int mc_key_ids[__K_MAX] = {
+/* Each join key's attribute, whose field (ahctl's keyword) says its values */
+static const int mc_key_ids[K_CHAIN] = {
 	[K_SOURCE] = DSR_A_MC_SOURCE,
 	[K_GROUP] = DSR_A_MC_GROUP,
 	[K_LAYERS] = DSR_A_MC_LAYERS,
@@ -137,6 +141,85 @@ static int mc_group_layers(struct parser *p, char *v)
 	return mc_key(p, K_GROUP_LAYERS, v);
 }
 
+/* ahctl's list of the elements (ahctl/dsr.c, MC_ELEMENTS) */
+#define MC_ELEMENTS	"tag, dup, cap C, filter, fanout [bcast B]"
+
+/* The words of @v (split at blanks, in place) into *@argv, their number */
+static int mc_words(char *v, char ***argv)
+{
+	char *save = NULL, *w;
+	int n = 0;
+
+	/* at most a word each two characters (one and its blank) */
+	*argv = malloc((strlen(v) / 2 + 1) * sizeof(**argv));
+	if (!*argv)
+		return -1;
+	w = strtok_r(v, " \t", &save);
+	while (w) {
+		(*argv)[n++] = w;
+		w = strtok_r(NULL, " \t", &save);
+	}
+	return n;
+}
+
+/*
+ * Chain = ELEMENT... | default: dsr_mc_chain_parse(), as "ahctl dsr mcast
+ * chain" parses the words after the group, its messages after "Chain: "
+ */
+static int mc_chain_words(struct parser *p, int argc, char **argv)
+{
+	struct conf_mcast *mc = cur_mc(p);
+	int at;
+
+	switch (dsr_mc_chain_parse(argc, argv, &mc->chain, &at)) {
+	case DSR_MC_CHAIN_OK:
+		mc->has_chain = true;
+		return 0;
+	case DSR_MC_CHAIN_EMPTY:
+		return perr(p, "Chain without an element (" MC_ELEMENTS "), or 'default'");
+	case DSR_MC_CHAIN_DEFAULT_MIXED:
+		return perr(p, "Chain: 'default' is a whole chain: no element with it");
+	case DSR_MC_CHAIN_UNKNOWN:
+		return perr(p, "Chain: unknown element '%s' (" MC_ELEMENTS ")",
+			    argv[at]);
+	case DSR_MC_CHAIN_NO_VALUE:
+		return perr(p, "Chain: '%s' needs a value", argv[argc - 1]);
+	case DSR_MC_CHAIN_BAD_CAP:
+		return perr(p, "Chain: invalid cap '%s' (layers that go on, %d..%d)",
+			    argv[at], DSR_MC_CAP_MIN, DSR_MC_CAP_MAX);
+	case DSR_MC_CHAIN_BAD_BCAST:
+		return perr(p, "Chain: invalid bcast '%s' (children on one slave that get a broadcast, 0..%d)",
+			    argv[at], DSR_MC_BCAST_MAX);
+	case DSR_MC_CHAIN_TOO_MANY:
+		return perr(p, "Chain: too many elements (at most %d)",
+			    DSR_MC_CHAIN_MAX);
+	case DSR_MC_CHAIN_TWICE:
+		return perr(p, "Chain: '%s' given twice (each element at most once)",
+			    argv[at]);
+	case DSR_MC_CHAIN_TAG_FIRST:
+		return perr(p, "Chain: 'tag' must be the first element");
+	case DSR_MC_CHAIN_FANOUT_LAST:
+		return perr(p, "Chain: 'fanout' must be the last element ('%s' after it)",
+			    argv[at]);
+	case DSR_MC_CHAIN_KIND:
+	case DSR_MC_CHAIN_ARG:
+		break;	/* not of words: the parser's checks come first */
+	}
+	return perr(p, "Chain: invalid element '%s'", argv[at]);
+}
+
+static int mc_chain(struct parser *p, char *v)
+{
+	char **argv;
+	int argc = mc_words(v, &argv), ret;
+
+	if (argc < 0)
+		return perr(p, "out of memory");
+	ret = mc_chain_words(p, argc, argv);
+	free(argv);
+	return ret;
+}
+
 const struct key mc_keys[] = {
 	[K_SOURCE] = { "Source", false, mc_source },
 	[K_GROUP] = { "Group", false, mc_group },
@@ -146,6 +229,7 @@ const struct key mc_keys[] = {
 	[K_ID] = { "Id", false, mc_id },
 	[K_TIDS] = { "Tids", false, mc_tids },
 	[K_GROUP_LAYERS] = { "GroupLayers", false, mc_group_layers },
+	[K_CHAIN] = { "Chain", false, mc_chain },
 	[__K_MAX] = { NULL, false, NULL },
 };
 

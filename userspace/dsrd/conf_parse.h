@@ -24,7 +24,7 @@ enum section {
 	__S_MAX,
 };
 
-#define MAX_KEYS	8	/* daemon keys of one section */
+#define MAX_KEYS	9	/* daemon keys of one section */
 
 struct parser {
 	struct conf *c;

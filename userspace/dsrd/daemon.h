@@ -110,6 +110,16 @@ struct dsrd {
 	/* the joins of [mcast] the kernel took, as the config said them */
 	struct dsr_mc_req mc[CONF_MAX_MCAST];
 	size_t nmc;
+	/*
+	 * the chain dsrd last had the kernel take for each of mc[], at the
+	 * same index: a section's Chain (set; ch.n 0: "default"), or none
+	 * (dsrd sent none, or the "default" of a Chain taken out); moved
+	 * with mc[] (apply_mcast.c); an entry at nmc or above means nothing
+	 */
+	struct mc_chain_applied {
+		bool set;
+		struct dsr_mc_chain ch;
+	} mc_chain[CONF_MAX_MCAST];
 
 	/* logs */
 	struct statlog stats;	/* stats.fd < 0: none */
