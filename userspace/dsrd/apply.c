@@ -14,7 +14,8 @@
  *	slaves		release gone ones, enslave new ones
  *	address		RTM_DELADDR the old one, RTM_NEWADDR the new
  *	(start: the device is set up)
- *	mcast		LEAVE the groups taken out; JOIN new and changed ones
+ *	mcast		LEAVE the groups taken out; JOIN new and changed ones,
+ *			then their CHAIN (a changed Chain alone: only it)
  *	slice		GRANT each lease whose interface is not granted
  *
  * macfilter comes first so that a list is in place before any slave is
