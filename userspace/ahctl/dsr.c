@@ -737,8 +737,6 @@ static int parse_mc_leave(const struct ds_cmd *c, int argc, char **argv,
 	return parse_mc(c, argc, argv, a, false);
 }
 
-#define MC_ELEMENTS	"tag, dup, cap C, filter, fanout [bcast B]"
-
 /*
  * DEV, source and group (as leave takes them, in either order), then the
  * elements in the order of the chain, or "default"; each checked as the
@@ -748,6 +746,8 @@ static int parse_mc_chain(const struct ds_cmd *c, int argc, char **argv,
 			  struct dsr_args *a)
 {
 	struct dsr_mc_chain *ch = &a->chain;
+	enum dsr_mc_chain_problem p;
+	char msg[256];
 	int n, at;
 
 	if (take_dev(c, &argc, &argv, a) ||
@@ -755,41 +755,13 @@ static int parse_mc_chain(const struct ds_cmd *c, int argc, char **argv,
 		return -1;
 	argc -= n;
 	argv += n;
-	switch (dsr_mc_chain_parse(argc, argv, ch, &at)) {
-	case DSR_MC_CHAIN_OK:
+	p = dsr_mc_chain_parse(argc, argv, ch, &at);
+	if (p == DSR_MC_CHAIN_OK) {
 		a->has_chain = true;
 		return 0;
-	case DSR_MC_CHAIN_EMPTY:
-		return usage_err(c, "missing ELEMENT... (" MC_ELEMENTS "), or 'default'");
-	case DSR_MC_CHAIN_DEFAULT_MIXED:
-		return usage_err(c, "'default' is a whole chain: no element with it");
-	case DSR_MC_CHAIN_UNKNOWN:
-		return usage_err(c, "unknown element '%s' (" MC_ELEMENTS ")",
-				 argv[at]);
-	case DSR_MC_CHAIN_NO_VALUE:
-		return usage_err(c, "'%s' needs a value", argv[argc - 1]);
-	case DSR_MC_CHAIN_BAD_CAP:
-		return usage_err(c, "invalid cap '%s' (layers that go on, %d..%d)",
-				 argv[at], DSR_MC_CAP_MIN, DSR_MC_CAP_MAX);
-	case DSR_MC_CHAIN_BAD_BCAST:
-		return usage_err(c, "invalid bcast '%s' (children on one slave that get a broadcast, 0..%d)",
-				 argv[at], DSR_MC_BCAST_MAX);
-	case DSR_MC_CHAIN_TOO_MANY:
-		return usage_err(c, "too many elements (at most %d)",
-				 DSR_MC_CHAIN_MAX);
-	case DSR_MC_CHAIN_TWICE:
-		return usage_err(c, "'%s' given twice (each element at most once)",
-				 argv[at]);
-	case DSR_MC_CHAIN_TAG_FIRST:
-		return usage_err(c, "'tag' must be the first element");
-	case DSR_MC_CHAIN_FANOUT_LAST:
-		return usage_err(c, "'fanout' must be the last element ('%s' after it)",
-				 argv[at]);
-	case DSR_MC_CHAIN_KIND:
-	case DSR_MC_CHAIN_ARG:
-		break;	/* not of words: the parser's checks come first */
 	}
-	return usage_err(c, "invalid element '%s'", argv[at]);
+	dsr_mc_chain_msg(p, argc, argv, at, msg, sizeof(msg));
+	return usage_err(c, "%s", msg);
 }
 
 /* "tag MODE" sends the mode's fields, with their defaults where not given */

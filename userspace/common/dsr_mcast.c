@@ -355,6 +355,58 @@ enum dsr_mc_chain_problem dsr_mc_chain_parse(int argc, char *const *argv,
 	return p;
 }
 
+#define MC_ELEMENTS	"tag, dup, cap C, filter, fanout [bcast B]"
+
+void dsr_mc_chain_msg(enum dsr_mc_chain_problem p, int argc,
+		      char *const *argv, int at, char *buf, size_t size)
+{
+	const char *w = at >= 0 && at < argc ? argv[at] : "";
+
+	switch (p) {
+	case DSR_MC_CHAIN_OK:
+		snprintf(buf, size, "ok");
+		return;
+	case DSR_MC_CHAIN_EMPTY:
+		snprintf(buf, size, "missing ELEMENT... (" MC_ELEMENTS "), or 'default'");
+		return;
+	case DSR_MC_CHAIN_DEFAULT_MIXED:
+		snprintf(buf, size, "'default' is a whole chain: no element with it");
+		return;
+	case DSR_MC_CHAIN_UNKNOWN:
+		snprintf(buf, size, "unknown element '%s' (" MC_ELEMENTS ")", w);
+		return;
+	case DSR_MC_CHAIN_NO_VALUE:
+		snprintf(buf, size, "'%s' needs a value",
+			 argc > 0 ? argv[argc - 1] : "");
+		return;
+	case DSR_MC_CHAIN_BAD_CAP:
+		snprintf(buf, size, "invalid cap '%s' (layers that go on, %d..%d)",
+			 w, DSR_MC_CAP_MIN, DSR_MC_CAP_MAX);
+		return;
+	case DSR_MC_CHAIN_BAD_BCAST:
+		snprintf(buf, size, "invalid bcast '%s' (children on one slave that get a broadcast, 0..%d)",
+			 w, DSR_MC_BCAST_MAX);
+		return;
+	case DSR_MC_CHAIN_TOO_MANY:
+		snprintf(buf, size, "too many elements (at most %d)",
+			 DSR_MC_CHAIN_MAX);
+		return;
+	case DSR_MC_CHAIN_TWICE:
+		snprintf(buf, size, "'%s' given twice (each element at most once)", w);
+		return;
+	case DSR_MC_CHAIN_TAG_FIRST:
+		snprintf(buf, size, "'tag' must be the first element");
+		return;
+	case DSR_MC_CHAIN_FANOUT_LAST:
+		snprintf(buf, size, "'fanout' must be the last element ('%s' after it)", w);
+		return;
+	case DSR_MC_CHAIN_KIND:
+	case DSR_MC_CHAIN_ARG:
+		break;	/* not of words: the parser's checks come first */
+	}
+	snprintf(buf, size, "invalid element '%s'", w);
+}
+
 /* As the module (kmod/dsr/mchain.c), in its order */
 enum dsr_mc_chain_problem dsr_mc_chain_check(const struct dsr_mc_chain *ch,
 					     size_t *at)

@@ -209,6 +209,13 @@ enum dsr_mc_chain_problem dsr_mc_chain_parse(int argc, char *const *argv,
 					     int *at);
 
 /*
+ * What is wrong with the words of dsr_mc_chain_parse() (its problem @p,
+ * @at as it set it), into @buf, as ahctl and dsrd say it
+ */
+void dsr_mc_chain_msg(enum dsr_mc_chain_problem p, int argc,
+		      char *const *argv, int at, char *buf, size_t size);
+
+/*
  * The module's rules, element by element in the order of the chain (the
  * first that breaks one: its problem, *@at its index): a known kind, each
  * kind once, fanout last, tag first, cap's argument 1..128, none for tag,

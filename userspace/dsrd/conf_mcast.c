@@ -141,9 +141,6 @@ static int mc_group_layers(struct parser *p, char *v)
 	return mc_key(p, K_GROUP_LAYERS, v);
 }
 
-/* ahctl's list of the elements (ahctl/dsr.c, MC_ELEMENTS) */
-#define MC_ELEMENTS	"tag, dup, cap C, filter, fanout [bcast B]"
-
 /* The words of @v (split at blanks, in place) into *@argv, their number */
 static int mc_words(char *v, char ***argv)
 {
@@ -169,43 +166,17 @@ static int mc_words(char *v, char ***argv)
 static int mc_chain_words(struct parser *p, int argc, char **argv)
 {
 	struct conf_mcast *mc = cur_mc(p);
+	enum dsr_mc_chain_problem pr;
+	char msg[256];
 	int at;
 
-	switch (dsr_mc_chain_parse(argc, argv, &mc->chain, &at)) {
-	case DSR_MC_CHAIN_OK:
+	pr = dsr_mc_chain_parse(argc, argv, &mc->chain, &at);
+	if (pr == DSR_MC_CHAIN_OK) {
 		mc->has_chain = true;
 		return 0;
-	case DSR_MC_CHAIN_EMPTY:
-		return perr(p, "Chain without an element (" MC_ELEMENTS "), or 'default'");
-	case DSR_MC_CHAIN_DEFAULT_MIXED:
-		return perr(p, "Chain: 'default' is a whole chain: no element with it");
-	case DSR_MC_CHAIN_UNKNOWN:
-		return perr(p, "Chain: unknown element '%s' (" MC_ELEMENTS ")",
-			    argv[at]);
-	case DSR_MC_CHAIN_NO_VALUE:
-		return perr(p, "Chain: '%s' needs a value", argv[argc - 1]);
-	case DSR_MC_CHAIN_BAD_CAP:
-		return perr(p, "Chain: invalid cap '%s' (layers that go on, %d..%d)",
-			    argv[at], DSR_MC_CAP_MIN, DSR_MC_CAP_MAX);
-	case DSR_MC_CHAIN_BAD_BCAST:
-		return perr(p, "Chain: invalid bcast '%s' (children on one slave that get a broadcast, 0..%d)",
-			    argv[at], DSR_MC_BCAST_MAX);
-	case DSR_MC_CHAIN_TOO_MANY:
-		return perr(p, "Chain: too many elements (at most %d)",
-			    DSR_MC_CHAIN_MAX);
-	case DSR_MC_CHAIN_TWICE:
-		return perr(p, "Chain: '%s' given twice (each element at most once)",
-			    argv[at]);
-	case DSR_MC_CHAIN_TAG_FIRST:
-		return perr(p, "Chain: 'tag' must be the first element");
-	case DSR_MC_CHAIN_FANOUT_LAST:
-		return perr(p, "Chain: 'fanout' must be the last element ('%s' after it)",
-			    argv[at]);
-	case DSR_MC_CHAIN_KIND:
-	case DSR_MC_CHAIN_ARG:
-		break;	/* not of words: the parser's checks come first */
 	}
-	return perr(p, "Chain: invalid element '%s'", argv[at]);
+	dsr_mc_chain_msg(pr, argc, argv, at, msg, sizeof(msg));
+	return perr(p, "Chain: %s", msg);
 }
 
 static int mc_chain(struct parser *p, char *v)
