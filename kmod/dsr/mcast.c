@@ -427,10 +427,11 @@ void dsr_mcast_tick(struct dsr_priv *priv, u64 now, struct sk_buff_head *out)
 
 		if (!g->group) {
 			/* a chain ends with its group's state */
-			old = rcu_replace_pointer(mc->chain[i], NULL,
-						  lockdep_is_held(&priv->lock));
-			if (old)
+			if (rcu_access_pointer(mc->chain[i])) {
+				old = rcu_replace_pointer(mc->chain[i], NULL,
+							  lockdep_is_held(&priv->lock));
 				kfree_rcu(old, rcu);
+			}
 			continue;
 		}
 		if (g->igmp && !dsr_mc_member(priv->dev, g->group) &&
