@@ -158,6 +158,7 @@ enum dsr_stat {
 	DSR_S_REXMT_HELD,
 	DSR_S_BREAK_HELD,
 	DSR_S_CONGESTION_DROPS,
+	DSR_S_MAINT_QUEUE_DROPS,
 	DSR_S_ACK_CLEARED_EARLIER,
 	DSR_S_FRAG_ENCAP,
 	DSR_S_FRAG_DECAP,
@@ -335,6 +336,10 @@ struct dsr_mcast {
 struct dsr_skb_cb {
 	u64 time;			/* ms: queued at / due at */
 	int ifindex;			/* fwdq: the one slave to send on */
+	u64 maint_seq;			/* a frame on an output list: the
+					 * seq of its Maintenance Buffer
+					 * entry, 0 if untracked
+					 */
 };
 
 #define DSR_CB(skb) ((struct dsr_skb_cb *)(skb)->cb)
@@ -659,6 +664,16 @@ u32 dsr_maint_bucket(const struct dsr_priv *priv, __be32 saddr, __be32 daddr,
 		     __be16 id);
 bool dsr_maint_maybe(const struct dsr_priv *priv, const struct iphdr *iph);
 void dsr_maint_free(struct dsr_priv *priv, struct dsr_maint *m);
+
+/* A tracked frame that this host's interface queue refused (frame.c) */
+struct dsr_tx_drop {
+	u64 seq;
+	__be32 saddr, daddr;
+	__be16 id;
+};
+
+void dsr_maint_tx_dropped(struct dsr_priv *priv, const struct dsr_tx_drop *d,
+			  unsigned int n);
 void dsr_maint_unhash(struct dsr_priv *priv, struct dsr_maint *m);
 void dsr_maint_track(struct dsr_priv *priv, struct sk_buff *frame,
 		     __be32 nexthop, bool explicit, u16 ack_id, u8 segs);

@@ -27,15 +27,23 @@ void dsr_out_commit(struct dsr_priv *priv, struct sk_buff_head *out)
 	spin_unlock_irqrestore(&priv->txq.lock, flags);
 }
 
+/* tracked frames refused by the queue, handled per dsr_out_flush() round */
+#define DSR_TX_DROP_BATCH	8
+
 /*
  * Send priv->txq, after dsr_out_commit() and priv->lock dropped.  One CPU
  * at a time sends (tx_lock), so two CPUs never reorder one flow's frames;
  * a CPU that finds tx_lock taken leaves its frames to the holder, which
- * looks at the queue again after letting go of the lock.
+ * looks at the queue again after letting go of the lock.  A tracked frame
+ * that the slave's queue refused (or a slave that is down) never reached
+ * the medium: the Maintenance Buffer hears of it (dsr_maint_tx_dropped()),
+ * after tx_lock is let go, a batch of them at a time.
  */
 void dsr_out_flush(struct dsr_priv *priv)
 {
+	struct dsr_tx_drop drop[DSR_TX_DROP_BATCH];
 	struct sk_buff *skb;
+	unsigned int n;
 
 	rcu_read_lock_bh();
 	do {
@@ -43,9 +51,27 @@ void dsr_out_flush(struct dsr_priv *priv)
 		smp_mb();
 		if (!spin_trylock(&priv->tx_lock))
 			break;
-		while ((skb = skb_dequeue(&priv->txq)))
-			dev_queue_xmit(skb);
+		n = 0;
+		while (n < DSR_TX_DROP_BATCH &&
+		       (skb = skb_dequeue(&priv->txq))) {
+			u64 seq = DSR_CB(skb)->maint_seq;
+			int rc;
+
+			if (seq) {
+				const struct iphdr *iph = ip_hdr(skb);
+
+				drop[n].seq = seq;
+				drop[n].saddr = iph->saddr;
+				drop[n].daddr = iph->daddr;
+				drop[n].id = iph->id;
+			}
+			rc = dev_queue_xmit(skb);
+			if (seq && (rc == NET_XMIT_DROP || rc < 0))
+				n++;
+		}
 		spin_unlock(&priv->tx_lock);
+		if (n)
+			dsr_maint_tx_dropped(priv, drop, n);
 		/* and tx_lock is free before we look at the queue again */
 		smp_mb();
 	} while (!skb_queue_empty_lockless(&priv->txq));
@@ -130,6 +156,7 @@ int dsr_frame(struct dsr_priv *priv, struct sk_buff *skb, __be32 nexthop,
 	}
 	if (n)
 		n->tx++;
+	DSR_CB(skb)->maint_seq = 0;
 	__skb_queue_tail(out, skb);
 	return 0;
 }
@@ -151,6 +178,7 @@ void dsr_broadcast(struct dsr_priv *priv, struct sk_buff *skb,
 			kfree_skb(c);
 			continue;
 		}
+		DSR_CB(c)->maint_seq = 0;
 		__skb_queue_tail(out, c);
 	}
 	kfree_skb(skb);

@@ -57,6 +57,7 @@ static void dsr_retransmit(struct dsr_priv *priv, struct dsr_maint *m,
 		dsr_stat(priv, DSR_S_ACK_REQ_SENT);
 	if (dsr_frame(priv, skb, m->nexthop, out))
 		return;
+	DSR_CB(skb_peek_tail(out))->maint_seq = m->seq;
 	/* shares the frame's data while the frame is in this host */
 	kfree_skb(m->rtx);
 	m->rtx = skb_clone(skb_peek_tail(out), GFP_ATOMIC);

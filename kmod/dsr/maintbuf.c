@@ -81,6 +81,43 @@ void dsr_maint_free(struct dsr_priv *priv, struct dsr_maint *m)
 }
 
 /*
+ * Tracked frames (d, n of them) that this host's own interface queue
+ * refused, or that a slave which was down did not take: that transmission
+ * never reached the medium, so it tested no link.  The packet is lost to
+ * congestion here, as a queue's drop loses any packet: it leaves the
+ * Maintenance Buffer (maint_queue_drops), with no retransmission into the
+ * queue that is full, and no link is judged by it.  Without this, a link
+ * whose sender's queue overflows (a rate-limited radio, seed 002's TC
+ * limit) would spend each tracked packet's retransmissions in that queue
+ * and be declared broken while it carries every frame the queue lets out.
+ * With congestion_drop 0 (RFC 4728's rule) nothing is done here.  Called
+ * without priv->lock (dsr_out_flush()).
+ */
+void dsr_maint_tx_dropped(struct dsr_priv *priv, const struct dsr_tx_drop *d,
+			  unsigned int n)
+{
+	struct hlist_node *tmp;
+	struct dsr_maint *m;
+	unsigned int i;
+
+	dsr_lock(priv);
+	/* congestion_drop 0: RFC 4728's rule, every expiry counts */
+	for (i = 0; i < n && DSR_P(priv, CONGESTION_DROP); i++) {
+		hash_for_each_possible_safe(priv->maint_hash, m, tmp, hnode,
+					    dsr_maint_hash(priv, d[i].saddr,
+							   d[i].daddr,
+							   d[i].id)) {
+			if (m->seq != d[i].seq)
+				continue;
+			dsr_stat(priv, DSR_S_MAINT_QUEUE_DROPS);
+			dsr_maint_free(priv, m);
+			break;
+		}
+	}
+	dsr_unlock(priv);
+}
+
+/*
  * Whether the next transmission to nexthop carries an Acknowledgment
  * Request, and (*track) whether the packet is kept for retransmission.
  * A next hop that confirmed its link within MaintHoldoffTime is trusted
@@ -140,6 +177,7 @@ void dsr_maint_track(struct dsr_priv *priv, struct sk_buff *frame,
 	m->sent = dsr_now(priv);
 	m->first = m->sent;
 	m->seq = ++priv->maint_seq;
+	DSR_CB(frame)->maint_seq = m->seq;
 	/*
 	 * One packet per next hop and clock tick is timed (Van Jacobson's
 	 * one timed segment at a time, by ticks): the estimator gets a

@@ -133,6 +133,7 @@ const char *const dsr_stat_names[DSR_S_MAX] = {
 	[DSR_S_REXMT_HELD] = "rexmt_held_queued",
 	[DSR_S_BREAK_HELD] = "link_break_held_queued",
 	[DSR_S_CONGESTION_DROPS] = "congestion_drops",
+	[DSR_S_MAINT_QUEUE_DROPS] = "maint_queue_drops",
 	[DSR_S_ACK_CLEARED_EARLIER] = "ack_cleared_earlier",
 	[DSR_S_FRAG_ENCAP] = "frag_encapsulated",
 	[DSR_S_FRAG_DECAP] = "frag_decapsulated",
