@@ -44,7 +44,8 @@ test_enslave() {
 	check "an enslaved device is promiscuous" test "$(promisc 2)" -eq 1 ||
 		return 1
 	check "a dsr device cannot be a slave" \
-		not nsexec 1 sh -c 'ip link add dsr1 type dsr && ip link set dsr1 master dsr0'
+		not nsexec 1 sh -c 'ip link add dsr1 type dsr && ip link set dsr1 master dsr0' ||
+		{ nsexec 1 ip link del dsr1 2>/dev/null; return 1; }
 	nsexec 1 ip link del dsr1 2>/dev/null
 	dsr_ping_ok 1 3 1 || dsr_ping_ok 1 3 1
 	check "2 releases its slave" nsexec 2 ip link set eth0 nomaster &&

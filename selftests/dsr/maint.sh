@@ -193,7 +193,7 @@ test_holddown() {
 # one packet per hold-off and hop in the Maintenance Buffer; with 0 every
 # packet is tracked
 test_holdoff() {
-	local mid h1 hm fm t i
+	local mid h1 hm fm t i rc=0
 	fresh || return 1
 	mid=$(mid_route) || return 1
 	h1=$(dsr_stat 1 maint_held_off) hm=$(dsr_stat "$mid" maint_held_off)
@@ -216,10 +216,11 @@ test_holdoff() {
 	nsexec 1 ping -c 50 -i 0.01 -q "$(node_ip 4)" >/dev/null 2>&1
 	check "with maint_holdoff_ms 0, every packet tracked at 1 and $mid" \
 		test "$(dsr_stat 1 maint_held_off)" -eq "$h1" -a \
-		"$(dsr_stat "$mid" maint_held_off)" -eq "$hm"
+		"$(dsr_stat "$mid" maint_held_off)" -eq "$hm" || rc=1
 	for i in 1 "$mid"; do
 		dsr "$i" param set dsr0 maint_holdoff_ms 250 || return 1
 	done
+	return $rc
 }
 
 shared_setup diamond

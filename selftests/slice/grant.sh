@@ -133,7 +133,7 @@ test_spoof() {
 is_node1_eth0() { has_dev 1 eth0; }
 
 test_lease_expiry() {
-	local t0 took pid ev
+	local t0 took pid ev rc=0
 	fresh && slice s5 || return 1
 	ev=$AH_TMP/events
 	ahctl -n "$N1" -j slice monitor > "$ev" 2>&1 &
@@ -151,13 +151,13 @@ test_lease_expiry() {
 	diag "back after $took ms (lease 2000 ms)"
 	check "  not before it" test "$took" -ge 1900 &&
 	check "  and the grant is gone" test "$(grants)" -eq 0 &&
-	check "the slice has no interface left" not has_dev s5 eth0 &&
+	check "the slice has no interface left" not has_dev s5 eth0 || rc=1
 	busywait 3000 grep -q expired "$ev"
 	kill "$pid" $(jobs -p) 2>/dev/null
 	diag "events: $(tr '\n' ' ' < "$ev")"
 	check "monitor: a grant, then its expiry" \
 		grep -q expired "$ev" && grep -q '"grant"\|grant' "$ev" &&
-	node1_back
+	node1_back && return $rc
 }
 
 test_slice_exit() {
