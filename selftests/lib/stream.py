@@ -42,20 +42,31 @@ receiver asked for, read from a 7-bit tag in each packet):
         has, send time (CLOCK_MONOTONIC ns), in network order (LHDR).
         --dev sends out of IFNAME (IP_MULTICAST_IF by its ifindex and
         address: no route to the group needed); --ttl the multicast TTL
-        (default 16); loopback off.  --seed S varies each frame's size, every
-        layer's alike, by a log-normal factor (sigma 0.25, mean 1) as
-        video-send; without it every frame of a layer has the same size.
+        (default 16); loopback off.  GROUP may be a unicast address too
+        (one stream per receiver, or 127.0.0.1 to a local flood-relay's
+        --inject): sent as the routing table says, with the default TTL;
+        --dev and --ttl, multicast's, change nothing then.  --seed S
+        varies each frame's size, every layer's alike, by a log-normal
+        factor (sigma 0.25, mean 1) as video-send; without it every frame
+        of a layer has the same size.
         Prints JSON {"sent": datagrams, "bytes": payload bytes, "errors":
         sends refused, "per_layer": [{"layer", "packets", "bytes"}, ...],
         "frames": FRAMES}.
     stream.py layered-recv GROUP PORT SECS IDLE [--dev IFNAME]
               [--source S [--ssm]] [--adapt CMD] [--layers N]
-              [--max-layers M]
+              [--max-layers M] [--join CMD]
         join GROUP (IP_ADD_MEMBERSHIP on IFNAME, or the default
         interface; any-source: --source S drops other senders' datagrams
         here; with --ssm the join is source-specific instead,
         IP_ADD_SOURCE_MEMBERSHIP of S) and receive for at most SECS s, or IDLE s after the last
-        datagram.  A datagram that arrives twice (same frame, layer,
+        datagram.  A unicast GROUP (not in 224.0.0.0/4) is bound to and
+        nothing joined: the node's own address, or 127.0.0.1 for what a
+        local flood-relay delivers; --dev changes nothing then, and --ssm
+        is refused.  --join CMD runs CMD once, split as --adapt's below
+        with "{layers}" replaced by N, right after the socket is bound and
+        has joined; SECS counts from just before it ran.  Its output goes
+        to stderr; its failure (an exit status not 0, or 30 s) ends the
+        receiver, exit 1.  A datagram that arrives twice (same frame, layer,
         index) counts once, and in "duplicates".  A frame's level is the
         number of its layers, from layer 0 up, that arrived whole (the
         header gives each layer's datagrams): a gap in a layer leaves the
@@ -80,14 +91,49 @@ receiver asked for, read from a 7-bit tag in each packet):
         0..highest, "frames_seen", "frames_decodable", "levels": {level:
         frames seen at it, "0" undecodable}, "adapt": [[s since start,
         layers], ...] one row per change, "highest_layer": -1 if none,
-        "last_frame": the highest frame number seen, -1 if none}.
+        "last_frame": the highest frame number seen, -1 if none}; with
+        --join also "join_to_first_ms": ms from just before CMD ran to the
+        arrival (the kernel's receive time stamp) of the first datagram
+        counted, not "ignored"; 0 if it was waiting already, null if none
+        came (without --join the key is absent).
+
+Plain flooding, the baseline of bench/mcast.sh:
+
+    stream.py flood-relay IFNAME SECS [--inject PORT] [--deliver PORT]
+              [--ethertype T]
+        for SECS s, every layered-send datagram not seen before, once:
+        rebroadcast on IFNAME (to ff:ff:ff:ff:ff:ff, from IFNAME's own
+        MAC) in a frame of ethertype T (default 0x88b5, IEEE local
+        experimental) whose payload, after the 14-byte Ethernet header,
+        is the datagram's UDP payload.  An AF_PACKET socket bound to
+        IFNAME and T, not to every protocol, sees frames after the
+        device's rx_handler: a MAC filter there still applies.  Frames
+        from IFNAME's own MAC are ignored.  A datagram is told from
+        another by its header (LHDR: tag, frame, layer, index, count,
+        send time), a payload shorter than that or not of the layered
+        stream by its digest; the last 65536 are remembered.  --deliver
+        sends each new one to 127.0.0.1:PORT (a local "layered-recv
+        127.0.0.1 PORT" counts them); --inject takes datagrams on UDP
+        127.0.0.1:PORT ("layered-send 127.0.0.1 PORT" on the source
+        node) and broadcasts each as the source's, seen from then on.
+        A payload over IFNAME's MTU is not broadcast.  SIGTERM ends it
+        before SECS, the JSON printed all the same.  Prints JSON
+        {"received": frames from others, "new": first copies,
+        "duplicates", "delivered", "injected", "sent": frames broadcast,
+        "bytes_sent": their payload bytes, "too_big": payloads over the
+        MTU, "errors": sends refused, "ignored": frames from our MAC}.
 """
 import argparse
+import collections
 import fcntl
+import hashlib
+import ipaddress
 import json
 import math
 import random
+import select
 import shlex
+import signal
 import socket
 import struct
 import subprocess
@@ -443,6 +489,24 @@ def if_addr(dev):
         s.close()
 
 
+def if_mtu(dev):
+    """IFNAME's MTU"""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        req = struct.pack("16s16x", dev.encode()[:15])
+        res = fcntl.ioctl(s.fileno(), 0x8921, req)     # SIOCGIFMTU
+        return struct.unpack_from("=i", res, 16)[0]
+    finally:
+        s.close()
+
+
+def is_multicast(addr):
+    """whether GROUP, a dotted IPv4 address, is a multicast group (a
+    unicast one is bound to and joined to nothing); ValueError if it is
+    no address"""
+    return ipaddress.IPv4Address(addr).is_multicast
+
+
 IP_ADD_SOURCE_MEMBERSHIP = 39     # linux/in.h (socket module: not always)
 
 
@@ -507,15 +571,69 @@ def run_adapt(cmd, layers):
         print(f"stream.py: {argv[0]}: {e}", file=sys.stderr)
 
 
-def layered_recv(group, port, secs, idle, dev=None, source=None, adapt=None,
-                 layers=1, max_layers=None, ssm=False):
+def run_join(cmd, layers):
+    """--join CMD, once; its failure ends the receiver.  Its output goes
+    to stderr: stdout is the JSON."""
+    try:
+        argv = shlex.split(cmd.replace("{layers}", str(layers)))
+    except ValueError as e:
+        sys.exit(f"stream.py: --join: {e}")
+    if not argv:
+        sys.exit("stream.py: --join: no command")
+    try:
+        r = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=sys.stderr,
+                           timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        sys.exit(f"stream.py: --join {argv[0]}: {e}")
+    if r.returncode:
+        sys.exit(f"stream.py: --join {argv[0]}: exit {r.returncode}")
+
+
+SO_TIMESTAMPNS = 35     # asm-generic/socket.h (socket module: not always)
+TIMESPEC = struct.Struct("@ll")
+TS_SPACE = socket.CMSG_SPACE(TIMESPEC.size)
+
+
+def arrival(ancdata, off_ns, fallback):
+    """a datagram's arrival, monotonic s: the kernel's SO_TIMESTAMPNS
+    stamp in ancdata (CLOCK_REALTIME) less off_ns, realtime - monotonic;
+    fallback, when recvmsg returned, if there is none, and at most that
+    (the realtime clock stepped)"""
+    for level, kind, data in ancdata:
+        if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS and \
+                len(data) >= TIMESPEC.size:
+            sec, nsec = TIMESPEC.unpack_from(data)
+            return min(fallback, (sec * 1_000_000_000 + nsec - off_ns) / 1e9)
+    return fallback
+
+
+def join_ms(t_join, t_first):
+    """join_to_first_ms: t_join to t_first (monotonic s) in ms, 3
+    decimals; 0 for a datagram that was there first; None if none came"""
+    if t_join is None or t_first is None:
+        return None
+    return round(max(0.0, t_first - t_join) * 1000, 3)
+
+
+def recv_socket(group, port, dev=None, source=None, ssm=False, stamps=False):
+    """a socket bound to (GROUP, PORT) that joined GROUP if multicast"""
+    try:
+        mcast = is_multicast(group)
+    except ValueError:
+        sys.exit(f"GROUP {group!r}: not an IPv4 address")
+    if ssm and not source:
+        sys.exit("--ssm needs --source")
+    if ssm and not mcast:
+        sys.exit(f"--ssm: GROUP {group} is unicast: no source to join")
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+    if stamps:      # now: the kernel turns stamping on a little later
+        s.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
     s.bind((group, port))
+    if not mcast:
+        return s        # a unicast receiver: nothing to join
     if ssm:
-        if not source:
-            sys.exit("--ssm needs --source")
         # struct ip_mreq_source: group, the interface's address, source
         s.setsockopt(socket.IPPROTO_IP, IP_ADD_SOURCE_MEMBERSHIP,
                      socket.inet_aton(group) +
@@ -524,11 +642,24 @@ def layered_recv(group, port, secs, idle, dev=None, source=None, adapt=None,
     else:
         s.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
                      mreqn(group, dev))
+    return s
+
+
+def layered_recv(group, port, secs, idle, dev=None, source=None, adapt=None,
+                 layers=1, max_layers=None, ssm=False, join=None):
+    # --join: the first datagram's arrival is the kernel's stamp, not when
+    # it was read (CMD may still be running when it comes)
+    stamps = join is not None
+    s = recv_socket(group, port, dev, source, ssm, stamps)
     book = FrameBook()
     ad = Adapter(layers, max_layers or layers) if adapt else None
     changes = []
     ignored = 0
+    first = None
     t0 = time.monotonic()
+    if join is not None:
+        off_ns = time.time_ns() - time.monotonic_ns()
+        run_join(join, layers)
     end = t0 + secs
     last = tick = None
     while True:
@@ -550,7 +681,10 @@ def layered_recv(group, port, secs, idle, dev=None, source=None, adapt=None,
             break
         s.settimeout(max(0.001, min(left, tick - now) if tick else left))
         try:
-            data, (addr, _) = s.recvfrom(65535)
+            if stamps:
+                data, anc, _, (addr, _) = s.recvmsg(65535, TS_SPACE)
+            else:
+                data, (addr, _) = s.recvfrom(65535)
         except socket.timeout:
             continue
         last = time.monotonic()
@@ -561,10 +695,167 @@ def layered_recv(group, port, secs, idle, dev=None, source=None, adapt=None,
             ignored += 1
             continue
         book.add(h[0], h[1], h[2], h[3], len(data))
+        if stamps:      # the first counted: no more stamps needed
+            first = arrival(anc, off_ns, last)
+            stamps = False
+            s.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 0)
     out = book.summary()
     out["ignored"] = ignored
     out["adapt"] = changes
+    if join is not None:
+        out["join_to_first_ms"] = join_ms(t0, first)
     print(json.dumps(out))
+
+
+# ---- plain flooding ---------------------------------------------------------
+
+ETH_P_FLOOD = 0x88B5        # IEEE 802 local experimental ethertype 1
+ETH_HLEN = 14
+SEEN_MAX = 65536            # datagrams remembered, the oldest forgotten
+BURST = 64                  # frames read from one socket per wakeup
+FLOOD_COUNTS = ("received", "new", "duplicates", "delivered", "injected",
+                "sent", "bytes_sent", "too_big", "errors", "ignored")
+
+
+def flood_key(payload):
+    """what tells a datagram from another: its header (tag, frame, layer,
+    index, count, send time), alike in every copy, and the send time tells
+    another run's (frame, layer, index) apart; a payload shorter than the
+    header or not of the layered stream (the tag is not the layer): its
+    digest, of another length, so never the same as a header"""
+    if len(payload) >= LHDR.size and payload[0] & 0x7f == payload[5]:
+        return payload[:LHDR.size]
+    return hashlib.blake2b(payload, digest_size=16).digest()
+
+
+class SeenSet:
+    """the keys of the last cap datagrams, the oldest forgotten first; no
+    sockets"""
+
+    def __init__(self, cap=SEEN_MAX):
+        self.cap = cap
+        self.keys = collections.OrderedDict()
+
+    def add(self, key):
+        """True if key is new (and now remembered), False if seen"""
+        if key in self.keys:
+            return False
+        self.keys[key] = None
+        if len(self.keys) > self.cap:
+            self.keys.popitem(last=False)
+        return True
+
+    def __contains__(self, key):
+        return key in self.keys
+
+    def __len__(self):
+        return len(self.keys)
+
+
+class FloodRelay:
+    """flood-relay's sockets and counts"""
+
+    def __init__(self, ifname, inject=None, deliver=None,
+                 ethertype=ETH_P_FLOOD):
+        # protocol 0 until bound: nothing queued from other devices
+        # meanwhile; bound to one ethertype, not ETH_P_ALL, it sees frames
+        # after the rx_handler (the MAC filter)
+        self.raw = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)
+        self.raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+        self.raw.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 20)
+        self.raw.bind((ifname, ethertype))
+        self.mac = self.raw.getsockname()[4]
+        if len(self.mac) != 6:
+            sys.exit(f"{ifname}: not an Ethernet device")
+        self.mtu = if_mtu(ifname)
+        self.hdr = b"\xff" * 6 + self.mac + struct.pack("!H", ethertype)
+        self.socks = [self.raw]
+        if inject:
+            inj = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            inj.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+            inj.bind(("127.0.0.1", inject))
+            self.socks.append(inj)
+        self.out = None
+        if deliver:
+            self.out = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            self.dst = ("127.0.0.1", deliver)
+        self.seen = SeenSet()
+        self.n = dict.fromkeys(FLOOD_COUNTS, 0)
+
+    def broadcast(self, payload):
+        if len(payload) > self.mtu:
+            self.n["too_big"] += 1
+            return
+        try:
+            self.raw.send(self.hdr + payload)
+            self.n["sent"] += 1
+            self.n["bytes_sent"] += len(payload)
+        except OSError:
+            self.n["errors"] += 1       # a full queue
+
+    def injected(self, payload):
+        """the source's own datagram"""
+        self.n["injected"] += 1
+        self.seen.add(flood_key(payload))
+        self.broadcast(payload)
+
+    def frame(self, data):
+        if data[6:12] == self.mac:
+            self.n["ignored"] += 1
+            return
+        self.n["received"] += 1
+        payload = data[ETH_HLEN:]
+        if not self.seen.add(flood_key(payload)):
+            self.n["duplicates"] += 1
+            return
+        self.n["new"] += 1
+        if self.out:
+            try:
+                self.out.sendto(payload, self.dst)
+                self.n["delivered"] += 1
+            except OSError:
+                self.n["errors"] += 1
+        self.broadcast(payload)
+
+    def run(self, secs):
+        end = time.monotonic() + secs
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                return
+            ready, _, _ = select.select(self.socks, [], [], left)
+            for sk in ready:
+                take = self.frame if sk is self.raw else self.injected
+                # a few at a time, without blocking: fewer selects, and
+                # neither socket starves the other
+                for _ in range(BURST):
+                    try:
+                        data = sk.recv(65535, socket.MSG_DONTWAIT)
+                    except BlockingIOError:
+                        break
+                    take(data)
+
+
+class RelayStop(Exception):
+    pass
+
+
+def stop_relay(signum, frame):
+    raise RelayStop
+
+
+def flood_relay(ifname, secs, inject=None, deliver=None,
+                ethertype=ETH_P_FLOOD):
+    if not 0x600 <= ethertype <= 0xffff:
+        sys.exit(f"--ethertype {ethertype:#x}: 0x600..0xffff")
+    relay = FloodRelay(ifname, inject, deliver, ethertype)
+    # a caller may stop it before SECS (kill): the counts all the same
+    signal.signal(signal.SIGTERM, stop_relay)
+    try:
+        relay.run(secs)
+    except (RelayStop, KeyboardInterrupt):
+        pass
+    print(json.dumps(relay.n))
 
 
 def main():
@@ -607,9 +898,20 @@ def main():
         p.add_argument("--layers", type=int, default=1)
         p.add_argument("--max-layers", type=int)
         p.add_argument("--ssm", action="store_true")
+        p.add_argument("--join")
         o = p.parse_args(a)
         layered_recv(o.group, o.port, o.secs, o.idle, o.dev, o.source,
-                     o.adapt, o.layers, o.max_layers, o.ssm)
+                     o.adapt, o.layers, o.max_layers, o.ssm, o.join)
+    elif cmd == "flood-relay":
+        p = argparse.ArgumentParser(prog="stream.py flood-relay")
+        p.add_argument("ifname")
+        p.add_argument("secs", type=float)
+        p.add_argument("--inject", type=int)
+        p.add_argument("--deliver", type=int)
+        p.add_argument("--ethertype", type=lambda x: int(x, 0),
+                       default=ETH_P_FLOOD)
+        o = p.parse_args(a)
+        flood_relay(o.ifname, o.secs, o.inject, o.deliver, o.ethertype)
     else:
         sys.exit(__doc__)
 

@@ -1,22 +1,28 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of the layered video multicast of selftests/lib/stream.py
-(layered-send, layered-recv), in KTAP.
+(layered-send, layered-recv, flood-relay), in KTAP.
 
     /usr/bin/python3 tests/unit/test_stream_layered.py
 
-The packetisation, the frames' levels and the adaptation are pure
-functions, checked against numbers worked out by hand.  The last test
+The packetisation, the frames' levels, the adaptation, flood-relay's
+duplicate detection and join_to_first_ms are pure functions, checked
+against numbers worked out by hand.  A unicast layered-send to a
+layered-recv --join on 127.0.0.1 needs no namespace; the multicast one
 sends and receives on the loopback of a network namespace of its own
 (unshare -rn: no root needed where user namespaces are allowed; skipped
-where they are not).  Exits 1 if any test fails.
+where they are not).  flood-relay itself (an AF_PACKET socket) is not
+run here.  Exits 1 if any test fails.
 """
 import json
 import os
+import shlex
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.dont_write_bytecode = True
 import ktap  # noqa: E402
@@ -296,9 +302,172 @@ def test_loopback():
     eq("no adapt", oth["adapt"], [])
 
 
+# ---- unicast, join time, plain flooding -------------------------------------
+
+
+def test_is_multicast():
+    """GROUP: a multicast group is joined, a unicast address only bound"""
+    eq("239.1.1.1", st.is_multicast("239.1.1.1"), True)
+    eq("10.0.0.5", st.is_multicast("10.0.0.5"), False)
+    eq("127.0.0.1", st.is_multicast("127.0.0.1"), False)
+    eq("224.0.0.1", st.is_multicast("224.0.0.1"), True)
+    eq("223.255.255.255", st.is_multicast("223.255.255.255"), False)
+    eq("240.0.0.1", st.is_multicast("240.0.0.1"), False)
+    try:
+        st.is_multicast("dsr0")
+    except ValueError:
+        return
+    raise AssertionError("'dsr0' taken for an address")
+
+
+def test_join_ms():
+    """join_to_first_ms: ms, 3 decimals; 0 if first; None if none came"""
+    eq("ms", st.join_ms(100.0, 100.1234567), 123.457)
+    eq("none came", st.join_ms(100.0, None), None)
+    eq("there before the join", st.join_ms(100.0, 99.5), 0.0)
+    # the kernel's stamp (realtime) moved to the monotonic clock
+    off = 1_700_000_000 * 10 ** 9          # realtime - monotonic, ns
+    ts = st.TIMESPEC.pack(1_700_000_100, 250_000_000)
+    anc = [(socket.SOL_SOCKET, st.SO_TIMESTAMPNS, ts)]
+    eq("stamp", st.arrival(anc, off, 101.0), 100.25)
+    eq("no stamp: when read", st.arrival([], off, 101.0), 101.0)
+    eq("not after it was read", st.arrival(anc, off, 100.1), 100.1)
+    eq("another cmsg", st.arrival([(socket.SOL_IP, 8, ts)], off, 101.0),
+       101.0)
+
+
+def test_flood_key():
+    """a datagram's key: its header, alike in every copy"""
+    key = st.flood_key
+    a = st.layer_packet(42, 2, 1, 3, 1200, 777)
+    eq("a copy", key(bytes(a)), key(a))
+    eq("the header", key(a), a[:st.LHDR.size])
+    # the padding is not read
+    eq("shorter padding", key(st.layer_packet(42, 2, 1, 3, 100, 777)),
+       key(a))
+    keys = {key(st.layer_packet(f, lv, i, 3, 1200, 777))
+            for f in (41, 42) for lv in (1, 2) for i in (0, 1, 2)}
+    eq("frame, layer, index apart", len(keys), 12)
+    if key(st.layer_packet(42, 2, 2, 3, 1200, 777)) == key(a):
+        raise AssertionError("another index, the same key")
+    # another run's (frame, layer, index): another send time
+    if key(st.layer_packet(42, 2, 1, 3, 1200, 778)) == key(a):
+        raise AssertionError("another send time, the same key")
+
+
+def test_flood_key_short():
+    """a payload shorter than the header, or not the stream's: a digest"""
+    short = b"x" * (st.LHDR.size - 1)
+    k = st.flood_key(short)
+    eq("the same twice", st.flood_key(bytes(short)), k)
+    if st.flood_key(b"y" * (st.LHDR.size - 1)) == k:
+        raise AssertionError("two short payloads, one key")
+    if len(k) == st.LHDR.size:
+        raise AssertionError("a digest as long as a header")
+    eq("empty", st.flood_key(b""), st.flood_key(b""))
+    # the tag is not the layer: not a layered datagram, the whole read
+    other = bytes([6]) + st.layer_packet(1, 5, 0, 1, 100, 0)[1:]
+    if st.flood_key(other) == other[:st.LHDR.size]:
+        raise AssertionError("a foreign payload keyed by its first bytes")
+    if st.flood_key(other) == st.flood_key(other[:-1] + b"M"):
+        raise AssertionError("a foreign payload's tail not read")
+
+
+def test_seen_set():
+    """the seen set: new once, the oldest forgotten past its cap"""
+    s = st.SeenSet(3)
+    eq("new", [s.add(k) for k in (b"a", b"b", b"c")], [True] * 3)
+    eq("seen", s.add(b"a"), False)
+    eq("a fourth", s.add(b"d"), True)
+    eq("the oldest forgotten", (b"a" in s, b"b" in s, len(s)),
+       (False, True, 3))
+    eq("new again", s.add(b"a"), True)
+    eq("then b", (b"b" in s, b"c" in s, b"d" in s), (False, True, True))
+    eq("default cap", st.SeenSet().cap, 65536)
+
+
+def free_port():
+    """a UDP port on 127.0.0.1 that nothing is bound to (just now)"""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_unicast_join():
+    """layered-send to a unicast layered-recv --join on 127.0.0.1"""
+    port = free_port()
+    with tempfile.TemporaryDirectory() as d:
+        mark = os.path.join(d, "joined")
+        # CMD marks the join: the socket is bound by then
+        rcv = subprocess.Popen(
+            [sys.executable, TOOL, "layered-recv", "127.0.0.1", str(port),
+             "60", "3", "--join", "touch " + shlex.quote(mark)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            t_end = time.monotonic() + 60
+            while not os.path.exists(mark):
+                if rcv.poll() is not None:
+                    raise AssertionError("no join: " + rcv.stderr.read())
+                if time.monotonic() > t_end:
+                    raise AssertionError("no join in 60 s")
+                time.sleep(0.05)
+            snd = subprocess.run(
+                [sys.executable, TOOL, "layered-send", "127.0.0.1",
+                 str(port), "5", "15", "2", "64000"],
+                capture_output=True, text=True, timeout=120)
+            eq("send exit", (snd.returncode, snd.stderr), (0, ""))
+            out, err = rcv.communicate(timeout=120)
+        finally:
+            if rcv.poll() is None:
+                rcv.kill()
+                rcv.communicate()
+    eq("recv exit", (rcv.returncode, err), (0, ""))
+    snd, got = json.loads(snd.stdout), json.loads(out)
+    # 64000 bit/s at 15 frames/s: 533 bytes, one datagram a layer
+    eq("sent", (snd["sent"], snd["errors"]), (10, 0))
+    eq("received", got["received"], 10)
+    eq("bytes", got["bytes"], 10 * 533)
+    eq("frames_decodable", got["frames_decodable"], 5)
+    eq("levels", got["levels"], {"2": 5})
+    eq("ignored, duplicates", (got["ignored"], got["duplicates"]), (0, 0))
+    ms = got["join_to_first_ms"]
+    if not isinstance(ms, (int, float)) or isinstance(ms, bool) or ms < 0:
+        raise AssertionError(f"join_to_first_ms {ms!r}")
+
+
+def recv_run(*args):
+    """layered-recv on 127.0.0.1, a free port, for 0.2 s"""
+    return subprocess.run(
+        [sys.executable, TOOL, "layered-recv", "127.0.0.1",
+         str(free_port()), "0.2", "1", *args],
+        capture_output=True, text=True, timeout=60)
+
+
+def test_unicast_refused():
+    """--join CMD failing, --ssm on a unicast GROUP: exit 1 and why;
+    CMD's output not in the JSON; no join, no join_to_first_ms"""
+    r = recv_run("--join", "false")
+    eq("CMD fails", r.returncode, 1)
+    if "--join false: exit 1" not in r.stderr or r.stdout:
+        raise AssertionError(f"CMD fails: {r.stdout!r} {r.stderr!r}")
+    r = recv_run("--ssm", "--source", "10.0.0.1")
+    eq("--ssm", r.returncode, 1)
+    if "unicast" not in r.stderr:
+        raise AssertionError(f"--ssm: {r.stderr!r}")
+    r = recv_run("--join", "echo joining {layers}", "--layers", "2")
+    eq("noisy CMD", (r.returncode, r.stderr), (0, "joining 2\n"))
+    eq("nothing came", json.loads(r.stdout)["join_to_first_ms"], None)
+    r = recv_run()
+    eq("no --join", (r.returncode, "join_to_first_ms" in r.stdout),
+       (0, False))
+
+
 TESTS = [test_rates, test_packetise, test_frame_sizes, test_schedule,
          test_header, test_levels, test_duplicates, test_empty,
-         test_period_loss, test_adapt_step, test_adapter, test_loopback]
+         test_period_loss, test_adapt_step, test_adapter, test_loopback,
+         test_is_multicast, test_join_ms, test_flood_key,
+         test_flood_key_short, test_seen_set, test_unicast_join,
+         test_unicast_refused]
 
 
 if __name__ == "__main__":
