@@ -165,6 +165,7 @@ userspace() {
 	pc=(PKG_CONFIG_SYSROOT_DIR="$sys"
 	    PKG_CONFIG_LIBDIR="$sys/usr/lib/aarch64-linux-gnu/pkgconfig")
 	env "${pc[@]}" make -s -C "$out/userspace" CC="${CROSS_COMPILE}gcc" \
+		KMOD_DIR="$ROOT/kmod" \
 		LDFLAGS="-L$sys/lib/aarch64-linux-gnu -Wl,-rpath-link,$sys/lib/aarch64-linux-gnu" \
 		> "$out/build.log" 2>&1 || { cat "$out/build.log"; return 1; }
 }

@@ -2,7 +2,8 @@
 /*
  * Layered multicast joins and leaves (dsr_mcast.h), for ahctl's "dsr
  * mcast join|leave" and dsrd's [mcast] sections alike; a group's element
- * chain, for "dsr mcast chain" and "dsr mcast show".
+ * chain, for "dsr mcast chain" and "dsr mcast show", checked by the
+ * module's own code (kmod/dsr/mchain.c, built in with this file).
  */
 #include <arpa/inet.h>
 #include <inttypes.h>
@@ -14,6 +15,8 @@
 
 #include "attrs.h"
 #include "dsr_mcast.h"
+#include "mchain.h"
+#include "mtree.h"
 #include "names.h"
 #include "parse.h"
 #include "util.h"
@@ -407,47 +410,67 @@ void dsr_mc_chain_msg(enum dsr_mc_chain_problem p, int argc,
 	snprintf(buf, size, "invalid element '%s'", w);
 }
 
-/* As the module (kmod/dsr/mchain.c), in its order */
+/* cap N, which the parser checks for its message, as the module has it */
+_Static_assert(DSR_MC_CAP_MAX == DSR_MT_MAX_LAYERS,
+	       "cap N: 1..DSR_MT_MAX_LAYERS");
+
+/*
+ * The module's answers as problems of a chain: a switch without a
+ * default, so that an answer added to enum dsr_mch_res is a warning here
+ * (-Wswitch), not a refusal taken for OK
+ */
+static enum dsr_mc_chain_problem mch_problem(enum dsr_mch_res r)
+{
+	switch (r) {
+	case DSR_MCH_OK:
+		return DSR_MC_CHAIN_OK;
+	case DSR_MCH_EMPTY:
+		return DSR_MC_CHAIN_EMPTY;
+	case DSR_MCH_LENGTH:
+		return DSR_MC_CHAIN_TOO_MANY;
+	case DSR_MCH_KIND:
+		return DSR_MC_CHAIN_KIND;
+	case DSR_MCH_TWICE:
+		return DSR_MC_CHAIN_TWICE;
+	case DSR_MCH_TAG_FIRST:
+		return DSR_MC_CHAIN_TAG_FIRST;
+	case DSR_MCH_FANOUT_LAST:
+		return DSR_MC_CHAIN_FANOUT_LAST;
+	case DSR_MCH_ARG:
+		return DSR_MC_CHAIN_ARG;
+	case __DSR_MCH_RES_MAX:
+		break;
+	}
+	/* none of them: refused all the same */
+	return DSR_MC_CHAIN_KIND;
+}
+
+/* The module's own check (kmod/dsr/mchain.c) of the module's bytes */
 enum dsr_mc_chain_problem dsr_mc_chain_check(const struct dsr_mc_chain *ch,
 					     size_t *at)
 {
-	const struct dsr_mc_elem_cfg *e;
-	unsigned int seen = 0;
-	bool fanout = false;
-	size_t i;
+	/* DSR_A_MC_CHAIN, as dsr_mc_chain_put() puts it */
+	const u8 *attr = (const u8 *)ch->e;
+	const size_t el = sizeof(ch->e[0]);
+	enum dsr_mch_res r;
+	struct dsr_mch v;
 
 	*at = 0;
-	if (ch->n > DSR_MC_CHAIN_MAX)
-		return DSR_MC_CHAIN_TOO_MANY;
-	for (i = 0; i < ch->n; i++) {
-		e = &ch->e[i];
-		*at = i;
-		if (e->kind == DSR_MC_EL_UNSPEC || e->kind >= __DSR_MC_EL_MAX)
-			return DSR_MC_CHAIN_KIND;
-		if (seen & (1u << e->kind))
-			return DSR_MC_CHAIN_TWICE;
-		seen |= 1u << e->kind;
-		if (fanout)
-			return DSR_MC_CHAIN_FANOUT_LAST;
-		switch (e->kind) {
-		case DSR_MC_EL_TAG:
-			if (i)
-				return DSR_MC_CHAIN_TAG_FIRST;
-			break;
-		case DSR_MC_EL_CAP:
-			if (e->arg < DSR_MC_CAP_MIN || e->arg > DSR_MC_CAP_MAX)
-				return DSR_MC_CHAIN_ARG;
-			break;
-		case DSR_MC_EL_FANOUT:
-			fanout = true;
-			break;
-		default:
-			if (e->arg)
-				return DSR_MC_CHAIN_ARG;
-			break;
-		}
-	}
-	return DSR_MC_CHAIN_OK;
+	/* the default chain: no attribute */
+	if (!ch->n)
+		return DSR_MC_CHAIN_OK;
+	r = dsr_mch_build(attr, ch->n * el, &v);
+	/*
+	 * Which element, which dsr_mch_build() does not say: it stops at the
+	 * first element that breaks a rule, and the rules of element i look
+	 * at elements 0..i only, so the shortest prefix it refuses ends with
+	 * that element.  A length (too many elements) is of the whole chain.
+	 */
+	if (r != DSR_MCH_OK && r != DSR_MCH_LENGTH)
+		while (*at + 1 < ch->n &&
+		       dsr_mch_build(attr, (*at + 1) * el, &v) == DSR_MCH_OK)
+			(*at)++;
+	return mch_problem(r);
 }
 
 int dsr_mc_elem_str(const struct dsr_mc_elem_cfg *e, char *buf, size_t size)

@@ -216,11 +216,12 @@ void dsr_mc_chain_msg(enum dsr_mc_chain_problem p, int argc,
 		      char *const *argv, int at, char *buf, size_t size);
 
 /*
- * The module's rules, element by element in the order of the chain (the
- * first that breaks one: its problem, *@at its index): a known kind, each
- * kind once, fanout last, tag first, cap's argument 1..128, none for tag,
- * dup and filter.  The default chain (n 0) is fine; more than
- * DSR_MC_CHAIN_MAX elements is DSR_MC_CHAIN_TOO_MANY.
+ * The module's rules, by the module's own code: dsr_mch_build()
+ * (kmod/dsr/mchain.c) on DSR_A_MC_CHAIN as dsr_mc_chain_put() puts it.
+ * Its answer as a problem (the rules: DSR_MC_CHAIN_KIND..FANOUT_LAST),
+ * *@at the index of the element at fault (0 otherwise).  The default
+ * chain (n 0, no attribute) is fine; more than DSR_MC_CHAIN_MAX elements
+ * is DSR_MC_CHAIN_TOO_MANY.
  */
 enum dsr_mc_chain_problem dsr_mc_chain_check(const struct dsr_mc_chain *ch,
 					     size_t *at);
