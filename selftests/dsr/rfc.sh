@@ -349,7 +349,7 @@ test_maint_full() {
 # discarded.  The timeout is a minute, so nothing expires meanwhile (the
 # last case: what 2 holds is left to the clean-up).
 test_maint_prio() {
-	local full
+	local full rc=0
 	fresh || return 1
 	dsr_ping_ok 2 4 1 || dsr_ping_ok 2 4 1 || return 1
 	dsr 2 param set dsr0 rexmt_buffer_size 1 rto_min_ms 60000 \
@@ -367,7 +367,12 @@ test_maint_prio() {
 	prio_to_4 6 &&
 	check "a second low-delay one is discarded" \
 		busywait 5000 dsr_stat_ge 2 maint_buffer_full $((full + 2)) &&
-	check "  (not held)" held_for_4 2
+	check "  (not held)" held_for_4 2 || rc=1
+	# the held packets wait out their 60 s RTO in the buffer: room for
+	# the cases after this one
+	dsr 2 param set dsr0 rexmt_buffer_size 256 rto_min_ms 50 \
+		rto_max_ms 2000
+	return $rc
 }
 
 # held_for_4 N: 2's Maintenance Buffer holds N packets for 4
@@ -440,8 +445,42 @@ test_ack_all() {
 	check "ack_all 1: the three left with the fourth" test "$n1" = 3
 }
 
+# A tracked frame that 2's own queue refuses (a tbf of one burst's room,
+# 16 kbit/s, at 2's eth0) never left 2: it is dropped there and counted
+# (maint_queue_drops), not retransmitted into the full queue, and breaks
+# no link.  Before, each refused packet was retransmitted.
+test_queue_refused() {
+	local q0 r0 f0 rc=0
+	fresh || return 1
+	dsr_ping_ok 2 4 1 || dsr_ping_ok 2 4 1 || return 1
+	modprobe -q sch_tbf || return 1
+	dsr 2 param set dsr0 maint_holdoff_ms 0 &&
+		nsexec 2 tc qdisc replace dev eth0 root tbf rate 16kbit \
+			burst 1600 limit 1600 || return 1
+	q0=$(dsr_stat 2 maint_queue_drops)
+	r0=$(dsr_stat 2 retransmissions)
+	f0=$(dsr_stat 2 link_failures)
+	udp_to_4 40
+	busywait 3000 dsr_stat_ge 2 maint_queue_drops $((q0 + 10))
+	# the queue drains (about 1 s), and any retransmission would be sent
+	nap 3
+	diag "2: $(($(dsr_stat 2 maint_queue_drops) - q0)) refused by its queue," \
+		"$(($(dsr_stat 2 retransmissions) - r0)) retransmissions," \
+		"$(($(dsr_stat 2 link_failures) - f0)) link failures;" \
+		"$(nsexec 2 tc -s qdisc show dev eth0 | tr -s ' \n' ' ')"
+	check "2's queue refused 10 or more tracked frames: counted" \
+		dsr_stat_ge 2 maint_queue_drops $((q0 + 10)) &&
+	check "  none of them retransmitted" \
+		test "$(dsr_stat 2 retransmissions)" -eq "$r0" &&
+	check "  no link broken" test "$(dsr_stat 2 link_failures)" -eq "$f0" ||
+		rc=1
+	nsexec 2 tc qdisc del dev eth0 root
+	dsr 2 param set dsr0 maint_holdoff_ms 250
+	return $rc
+}
+
 shared_setup diamond
-ktap_begin 10
+ktap_begin 11
 run_case "a unidirectional link: blacklisted, probed, cleared" test_blacklist
 run_case "a route request's payload reaches its target once" test_rreq_payload
 run_case "an ack request that comes with an ack is answered" test_ack_with_request
@@ -452,4 +491,5 @@ run_case "a full maintenance buffer discards, and counts" test_maint_full
 run_case "what waits in the interface queue is not in the buffer" test_maint_queued
 run_case "with ack_all, an ack confirms what was sent before it" test_ack_all
 run_case "a low-delay packet has room where bulk has none" test_maint_prio
+run_case "a tracked frame our own queue refuses is dropped, not retransmitted" test_queue_refused
 ktap_end
