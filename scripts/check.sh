@@ -262,10 +262,11 @@ fi
 
 read -r pass fail skip < <(find "$RES" -name '*.ktap' -print0 |
 	sort -z | xargs -0 -r awk -f "$ROOT/scripts/ktap-count.awk")
-# CI keeps only the end of the output: name each failure there too
+# CI keeps only the end of the output: name each failure there too, the
+# first three with the last lines their case printed before it
 find "$RES" -name '*.ktap' -print0 | sort -z |
-	xargs -0 -r grep -H '^ *not ok' 2>/dev/null | head -n 40 |
-	sed -e "s|^$RES/||" -e 's/^/# failed: /'
+	xargs -0 -r awk -v res="$RES/" -f "$ROOT/scripts/ktap-failed.awk" |
+	head -n 60
 echo "# check took $(( $(date +%s) - start )) s"
 echo "${pass:-0} passed, ${fail:-0} failed, ${skip:-0} skipped"
 # (a soak that CI had no time for passes nothing and fails nothing)

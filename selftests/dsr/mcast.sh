@@ -665,8 +665,8 @@ adapt_uncut() {
 # algorithm_adapt, which joins again with each new level
 adapt_run() {
 	local g=$1 out=$2 src pid
-	local args=(layered-recv "$g" 5000 $((90 * ${AH_TIME_SCALE:-1})) 3
-		--dev dsr0)
+	local args=(layered-recv "$g" 5000 $((90 * ${AH_TIME_SCALE:-1}))
+		$((3 * ${AH_TIME_SCALE:-1})) --dev dsr0)
 	src=$(node_ip 1)
 	[[ ${3:-} == adapt ]] && args+=(--layers 4 --max-layers 4 --adapt
 		"ahctl dsr mcast join dev dsr0 source $src group $g layers {layers} tag byte offset 0 group-layers 4")

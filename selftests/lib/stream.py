@@ -673,6 +673,11 @@ def layered_recv(group, port, secs, idle, dev=None, source=None, adapt=None,
                 if lv is not None:
                     changes.append([round(now - t0, 3), lv])
                     run_adapt(adapt, lv)
+                    # the time CMD took is not the stream's silence
+                    # (what came meanwhile waits in the socket): the
+                    # idle limit counts from its end
+                    if last is not None:
+                        last = max(last, time.monotonic())
             continue
         left = end - now
         if last is not None and idle:

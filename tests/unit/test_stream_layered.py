@@ -462,12 +462,41 @@ def test_unicast_refused():
        (0, False))
 
 
+def test_adapt_slow_cmd():
+    """the time an --adapt CMD takes is not the stream's silence: a CMD
+    longer than the idle limit loses nothing that came meanwhile"""
+    port = free_port()
+    # level 1 of 2; CLEAN_RAISE clean periods raise it: CMD runs then
+    rcv = subprocess.Popen(
+        [sys.executable, TOOL, "layered-recv", "127.0.0.1", str(port),
+         "60", "1", "--layers", "1", "--max-layers", "2",
+         "--adapt", "sleep 2.5"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(1)       # bound (no --join here to say so)
+        frames = 15 * (st.CLEAN_RAISE + 6)
+        snd = subprocess.run(
+            [sys.executable, TOOL, "layered-send", "127.0.0.1", str(port),
+             str(frames), "15", "2", "64000"],
+            capture_output=True, text=True, timeout=120)
+        eq("send exit", (snd.returncode, snd.stderr), (0, ""))
+        out, err = rcv.communicate(timeout=120)
+    finally:
+        if rcv.poll() is None:
+            rcv.kill()
+            rcv.communicate()
+    eq("recv exit", (rcv.returncode, err), (0, ""))
+    got = json.loads(out)
+    eq("one raise", [lv for _, lv in got["adapt"]], [2])
+    eq("received all", got["received"], json.loads(snd.stdout)["sent"])
+
+
 TESTS = [test_rates, test_packetise, test_frame_sizes, test_schedule,
          test_header, test_levels, test_duplicates, test_empty,
          test_period_loss, test_adapt_step, test_adapter, test_loopback,
          test_is_multicast, test_join_ms, test_flood_key,
          test_flood_key_short, test_seen_set, test_unicast_join,
-         test_unicast_refused]
+         test_unicast_refused, test_adapt_slow_cmd]
 
 
 if __name__ == "__main__":
