@@ -362,6 +362,80 @@ test_bad() {
 			grep -v '^239\.7\.')"
 }
 
+# kmod/dsr/dsr.h: DSR_MC_GROUPS, DSR_MC_CHILDREN
+MC_GROUPS=64
+MC_CHILDREN=32
+
+# mc_count NODE PREFIX ROW: how many ROW rows ("group", "child") of
+# groups starting with PREFIX NODE has
+mc_count() {
+	mshow "$1" | jq --arg p "$2" --arg r "$3" '[.[] | select(.mc_row == $r
+		and (.mc_group | startswith($p)))] | length'
+}
+
+# Join floods from many neighbours at once (made-up ones behind 5's MAC,
+# taking turns): each neighbour has a rate-limit bucket of its own, a
+# group takes at most MC_CHILDREN children and the node MC_GROUPS groups,
+# each refusal counted; the tree there before stays; once the flood's
+# groups have ended (nobody refreshes them) a real receiver joins anew
+test_flood() {
+	local g=239.1.1.3 g2=239.1.1.12 before made kids total limited full
+	local t0 dt k
+	local -A b a
+	shared || return 1
+	mjoin 5 "$g" 2 || return 1
+	check "2 has 5 for 2 layers" busywait 5000 child_is 2 "$g" 5 2 ||
+		return 1
+	before=$(tree_of 2 "$g")
+	local c="nsexec 5 $PYTHON $CRAFT mjoin eth0 $(node_mac 5) $(node_mac 2)"
+	local to="$(node_ip 2) $(node_ip 1)"
+	nap 1.1		# the buckets test_bad's flood emptied refill
+	# 40 neighbours, one join each, to one group
+	snap b
+	$c "10.0.0.100*40" $to 239.7.2.1 2 ok 1 || return 1
+	nap 0.5
+	kids=$(mc_count 2 239.7.2.1 child)
+	snap a
+	full=$((a[mcast_join_children_full] - ${b[mcast_join_children_full]:-0}))
+	limited=$((a[mcast_join_rate_limited] - ${b[mcast_join_rate_limited]:-0}))
+	diag "40 neighbours join one group: $kids children, $full refused" \
+		"as the group was full, $limited limited"
+	check "  the group took $MC_CHILDREN" test "$kids" -eq $MC_CHILDREN &&
+	check "  the other 8 counted" test "$full" -eq 8 &&
+	check "  none limited: the limit is each neighbour's" \
+		test "$limited" -eq 0 || return 1
+	# 5 neighbours, 30 joins each, each to groups of its own: 150 groups
+	snap b
+	now_ms
+	t0=$AH_NOW_MS
+	$c "10.0.0.140*5" $to 239.7.3.0 2 many 30 || return 1
+	now_ms
+	dt=$((AH_NOW_MS - t0))
+	nap 0.5
+	made=$(mc_count 2 239.7.3. group)
+	total=$(groups_of 2 | wc -l)
+	snap a
+	full=$((a[mcast_join_groups_full] - ${b[mcast_join_groups_full]:-0}))
+	limited=$((a[mcast_join_rate_limited] - ${b[mcast_join_rate_limited]:-0}))
+	diag "5 x 30 joins in $dt ms: $made admitted (groups made), $limited" \
+		"limited, $full refused as the table was full; 2 has $total groups"
+	check "  each of the 150 joins admitted or counted" \
+		test $((made + limited + full)) -eq 150 &&
+	check "  the node holds at most $MC_GROUPS groups, and was full" \
+		test "$total" -le $MC_GROUPS -a "$full" -gt 0 &&
+	check "  more passed the limit than one bucket lets through" \
+		test $((made + full)) -gt $((20 + (20 * dt + 999) / 1000)) &&
+	check "2's tree of $g is as it was" \
+		test "$before" == "$(tree_of 2 "$g")" || return 1
+	# nobody refreshes the flood's groups: they end (3 refresh periods)
+	check "the flood's groups end" \
+		busywait 15000 eval 'test "$(mc_count 2 239.7. group)" -eq 0' &&
+	mjoin 5 "$g2" 2 &&
+	check "  then 5 joins $g2 through 2" busywait 5000 child_is 2 "$g2" 5 2 ||
+		return 1
+	dsr 5 mcast leave dev dsr0 source "$(node_ip 1)" group "$g2"
+}
+
 # What ahctl would not send, the kernel refuses too, each with errno and
 # extack; nobody (without CAP_NET_ADMIN) may not join; nothing changes
 test_netlink() {
@@ -712,11 +786,12 @@ test_adapt() {
 }
 
 shared_setup setup
-ktap_begin 9
+ktap_begin 10
 run_case "three receivers at 1, 2 and 4 layers through one relay" test_levels
 run_case "two relays: upstream asks the most of its subtree, and falls" test_subtree
 run_case "two receivers share a radio: one broadcast, <= 1.05 x one stream" test_shared
 run_case "bad joins and tags refused and counted" test_bad
+run_case "join floods from many neighbours: bounded per neighbour, per group and per node" test_flood
 run_case "bad requests refused by the kernel, with a reason" test_netlink
 run_case "a local socket's source-specific join joins the tree (IGMP)" test_igmp
 run_case "an element chain replaced under a stream loses and duplicates nothing" test_chain

@@ -36,7 +36,12 @@
                                              GROUP on, if KIND is "many";
                                              else KIND "ok", "short",
                                              "version" or "tag", the same
-                                             join COUNT times)
+                                             join COUNT times; SRC_IP
+                                             "ADDR*N": from each of N
+                                             neighbours ADDR, ADDR+1...,
+                                             taking turns, each "many"
+                                             sender's groups after the
+                                             one before's)
   dsrcraft.py rerrpkts PCAP                  (each packet with Route
                                              Errors: "ipsrc ipdst" and per
                                              error " | src dst salvage
@@ -218,12 +223,18 @@ def main():
             sys.argv[2:12]
         eth = mac(dmac) + mac(smac) + b"\x08\x00"
         g0 = struct.unpack("!I", socket.inet_aton(group))[0]
+        sip, _, nsrc = sip.partition("*")
+        s0 = struct.unpack("!I", socket.inet_aton(sip))[0]
+        nsrc = int(nsrc or 1)
+        count = int(count)
         frames = []
-        for i in range(int(count)):
-            g = socket.inet_ntoa(struct.pack("!I", g0 + i)) \
-                if kind == "many" else group
-            pkt = dsr(b"", nh=253) + mjoin(source, g, int(layers), kind)
-            frames.append(eth + ip(sip, dip, pkt, ident=5000 + i))
+        for i in range(count):
+            for k in range(nsrc):
+                g = socket.inet_ntoa(struct.pack("!I", g0 + k * count + i)) \
+                    if kind == "many" else group
+                src = socket.inet_ntoa(struct.pack("!I", s0 + k))
+                pkt = dsr(b"", nh=253) + mjoin(source, g, int(layers), kind)
+                frames.append(eth + ip(src, dip, pkt, ident=5000 + i))
         sendall(iface, frames)
         return
     if sys.argv[1] == "classes":
