@@ -393,6 +393,25 @@ def free_port():
         return s.getsockname()[1]
 
 
+def send_to(rcv, port, frames):
+    """layered-send of FRAMES frames (15 a second, 2 layers of 64000
+    bit/s) to 127.0.0.1:PORT, then the receiver rcv's end: (the sender's
+    JSON, the receiver's); rcv killed if either fails"""
+    try:
+        snd = subprocess.run(
+            [sys.executable, TOOL, "layered-send", "127.0.0.1", str(port),
+             str(frames), "15", "2", "64000"],
+            capture_output=True, text=True, timeout=120)
+        eq("send exit", (snd.returncode, snd.stderr), (0, ""))
+        out, err = rcv.communicate(timeout=120)
+    finally:
+        if rcv.poll() is None:
+            rcv.kill()
+            rcv.communicate()
+    eq("recv exit", (rcv.returncode, err), (0, ""))
+    return json.loads(snd.stdout), json.loads(out)
+
+
 def test_unicast_join():
     """layered-send to a unicast layered-recv --join on 127.0.0.1"""
     port = free_port()
@@ -411,18 +430,11 @@ def test_unicast_join():
                 if time.monotonic() > t_end:
                     raise AssertionError("no join in 60 s")
                 time.sleep(0.05)
-            snd = subprocess.run(
-                [sys.executable, TOOL, "layered-send", "127.0.0.1",
-                 str(port), "5", "15", "2", "64000"],
-                capture_output=True, text=True, timeout=120)
-            eq("send exit", (snd.returncode, snd.stderr), (0, ""))
-            out, err = rcv.communicate(timeout=120)
-        finally:
-            if rcv.poll() is None:
-                rcv.kill()
-                rcv.communicate()
-    eq("recv exit", (rcv.returncode, err), (0, ""))
-    snd, got = json.loads(snd.stdout), json.loads(out)
+        except BaseException:
+            rcv.kill()
+            rcv.communicate()
+            raise
+        snd, got = send_to(rcv, port, 5)
     # 64000 bit/s at 15 frames/s: 533 bytes, one datagram a layer
     eq("sent", (snd["sent"], snd["errors"]), (10, 0))
     eq("received", got["received"], 10)
@@ -472,23 +484,10 @@ def test_adapt_slow_cmd():
          "60", "1", "--layers", "1", "--max-layers", "2",
          "--adapt", "sleep 2.5"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        time.sleep(1)       # bound (no --join here to say so)
-        frames = 15 * (st.CLEAN_RAISE + 6)
-        snd = subprocess.run(
-            [sys.executable, TOOL, "layered-send", "127.0.0.1", str(port),
-             str(frames), "15", "2", "64000"],
-            capture_output=True, text=True, timeout=120)
-        eq("send exit", (snd.returncode, snd.stderr), (0, ""))
-        out, err = rcv.communicate(timeout=120)
-    finally:
-        if rcv.poll() is None:
-            rcv.kill()
-            rcv.communicate()
-    eq("recv exit", (rcv.returncode, err), (0, ""))
-    got = json.loads(out)
+    time.sleep(1)       # bound (no --join here to say so)
+    snd, got = send_to(rcv, port, 15 * (st.CLEAN_RAISE + 6))
     eq("one raise", [lv for _, lv in got["adapt"]], [2])
-    eq("received all", got["received"], json.loads(snd.stdout)["sent"])
+    eq("received all", got["received"], snd["sent"])
 
 
 TESTS = [test_rates, test_packetise, test_frame_sizes, test_schedule,
