@@ -14,14 +14,14 @@
 #     plain flooding (every node broadcasts every new packet once:
 #     stream.py flood-relay on each node);
 #   - the fan-out's cost: the guest's busy time per packet the source
-#     sends with 1, 8 and 32 children of one relay (copies, and one
+#     sends with 1, 8 and 64 children of one relay (copies, and one
 #     broadcast), next to plain DSR unicast forwarding over that relay;
 #   - join-to-first-packet time by hop count (a line 1 --- 2 --- ... ---
 #     5; the source streams, a receiver k hops away joins).
 #
 # MC_AIR (4mbit), MC_FRAMES (150, at 15 frames/s), MC_REPS (3),
-# MC_PARTS ("air fanout join"), MC_FANOUT ("1 8 32": a group has at most
-# 32 children, DSR_MC_CHILDREN), MC_PPS (200).
+# MC_PARTS ("air fanout join"), MC_FANOUT ("1 8 64": a group has at most
+# 64 children, DSR_MC_MAX_CHILDREN), MC_PPS (200).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 source "$ROOT/selftests/lib.sh"
@@ -31,7 +31,7 @@ AIR=${MC_AIR:-4mbit}
 FRAMES=${MC_FRAMES:-150}
 REPS=${MC_REPS:-3}
 PARTS=${MC_PARTS:-air fanout join}
-FANOUT=${MC_FANOUT:-1 8 32}
+FANOUT=${MC_FANOUT:-1 8 64}
 PPS=${MC_PPS:-200}
 RATE=64000			# a layer's bit/s: one datagram a frame
 LAYERS=4

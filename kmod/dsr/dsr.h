@@ -93,7 +93,7 @@
  * (and at once) taken from one neighbour
  */
 #define DSR_MC_GROUPS		64
-#define DSR_MC_CHILDREN		32
+#define DSR_MC_CHILDREN		DSR_MC_MAX_CHILDREN
 #define DSR_MC_JOIN_RATE	20
 /* ICMP errors a second, and at once: per destination, and in all */
 #define DSR_ICMP_RATE_DEST	1
@@ -331,6 +331,8 @@ struct dsr_mcast {
 	struct dsr_mch def;		/* the default chain */
 	struct dsr_rl rl_join;		/* by neighbour */
 	u64 next_refresh;		/* ms */
+	/* dsr_mc_fanout()'s copies of one packet, under the device lock */
+	struct dsr_mt_copy cp[DSR_MC_CHILDREN + DSR_MT_SLAVES];
 };
 
 struct dsr_skb_cb {

@@ -620,12 +620,13 @@ static void dsr_mc_fanout(struct dsr_priv *priv, struct dsr_mt_group *g,
 			  struct sk_buff_head *out)
 {
 	const struct iphdr *in = (const struct iphdr *)(skb->data + off);
-	struct dsr_mt_copy cp[DSR_MC_CHILDREN + DSR_MT_SLAVES];
+	struct dsr_mt_copy *cp = priv->mc.cp;
 	unsigned int len = ntohs(in->tot_len), i, n, live = 0;
 	struct dsr_mcast *mc = &priv->mc;
 	u64 now = dsr_now(priv);
 	struct sk_buff *nskb;
 
+	lockdep_assert_held(&priv->lock);	/* for mc->cp */
 	for (i = 0; i < g->nchild; i++)
 		if (g->child[i].expires > now)
 			live++;
@@ -648,7 +649,7 @@ static void dsr_mc_fanout(struct dsr_priv *priv, struct dsr_mt_group *g,
 	mc->t.p.bcast_min = ch->bcast == DSR_MC_FANOUT_PARAM ?
 			    DSR_P(priv, MCAST_BCAST_MIN) : ch->bcast;
 	n = dsr_mt_fanout(&mc->t, g, ch->filter ? layer : 0, now, cp,
-			  ARRAY_SIZE(cp));
+			  ARRAY_SIZE(priv->mc.cp));
 	for (i = 0; i < n; i++) {
 		struct dsr_slave *s = NULL;
 

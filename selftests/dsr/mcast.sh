@@ -362,9 +362,10 @@ test_bad() {
 			grep -v '^239\.7\.')"
 }
 
-# kmod/dsr/dsr.h: DSR_MC_GROUPS, DSR_MC_CHILDREN
+# kmod/dsr/dsr.h: DSR_MC_GROUPS, DSR_MC_CHILDREN (ah_dsr.h's
+# DSR_MC_MAX_CHILDREN)
 MC_GROUPS=64
-MC_CHILDREN=32
+MC_CHILDREN=64
 
 # mc_count NODE PREFIX ROW: how many ROW rows ("group", "child") of
 # groups starting with PREFIX NODE has
@@ -390,15 +391,15 @@ test_flood() {
 	local c="nsexec 5 $PYTHON $CRAFT mjoin eth0 $(node_mac 5) $(node_mac 2)"
 	local to="$(node_ip 2) $(node_ip 1)"
 	nap 1.1		# the buckets test_bad's flood emptied refill
-	# 40 neighbours, one join each, to one group
+	# MC_CHILDREN + 8 neighbours, one join each, to one group
 	snap b
-	$c "10.0.0.100*40" $to 239.7.2.1 2 ok 1 || return 1
+	$c "10.0.0.100*$((MC_CHILDREN + 8))" $to 239.7.2.1 2 ok 1 || return 1
 	nap 0.5
 	kids=$(mc_count 2 239.7.2.1 child)
 	snap a
 	full=$((a[mcast_join_children_full] - ${b[mcast_join_children_full]:-0}))
 	limited=$((a[mcast_join_rate_limited] - ${b[mcast_join_rate_limited]:-0}))
-	diag "40 neighbours join one group: $kids children, $full refused" \
+	diag "$((MC_CHILDREN + 8)) neighbours join one group: $kids children, $full refused" \
 		"as the group was full, $limited limited"
 	check "  the group took $MC_CHILDREN" test "$kids" -eq $MC_CHILDREN &&
 	check "  the other 8 counted" test "$full" -eq 8 &&
@@ -408,7 +409,7 @@ test_flood() {
 	snap b
 	now_ms
 	t0=$AH_NOW_MS
-	$c "10.0.0.140*5" $to 239.7.3.0 2 many 30 || return 1
+	$c "10.0.0.200*5" $to 239.7.3.0 2 many 30 || return 1
 	now_ms
 	dt=$((AH_NOW_MS - t0))
 	nap 0.5

@@ -42,17 +42,21 @@ words() {
 }
 
 # kmod/dsr/params.c: DEF(NAME, DEFAULT, MIN, MAX), constants resolved from
-# the module's headers, U32_MAX as 4294967295
+# the module's headers and its uapi header (a constant defined as another
+# followed), U32_MAX as 4294967295
 kernel_params() {
 	local defs
-	defs=$(cat "$ROOT"/kmod/dsr/*.h 2>/dev/null |
-		awk '$1 == "#define" && $3 ~ /^[0-9]+$/ { print $2, $3 }')
+	defs=$(cat "$ROOT"/kmod/dsr/*.h "$ROOT"/include/uapi/linux/ah_dsr.h 2>/dev/null |
+		awk '$1 == "#define" && $3 ~ /^([0-9]+|[A-Z][A-Z0-9_]*)$/ { print $2, $3 }')
 	grep -E '^[[:space:]]*DEF\(' "$ROOT/kmod/dsr/params.c" |
 		sed -E 's/^[[:space:]]*DEF\(([A-Z0-9_]+), *([^,]+), *([^,]+), *([^)]+)\).*/\1 \2 \3 \4/' |
 		awk -v defs="$defs" 'BEGIN {
 			n = split(defs, d, "\n")
 			for (i = 1; i <= n; i++) { split(d[i], kv, " "); c[kv[1]] = kv[2] }
 			c["U32_MAX"] = "4294967295"
+			for (k in c)
+				for (i = 0; i < 4 && (c[k] in c); i++)
+					c[k] = c[c[k]]
 		}
 		{
 			for (i = 2; i <= 4; i++) if ($i in c) $i = c[$i]

@@ -147,7 +147,7 @@ static const struct attr_desc dsr_params[DSR_A_P_MAX + 1] = {
 	PARAM(CONGESTION_DROP, "congestion_drop", NULL, 1, 0, 1),
 	PARAM(ACK_ALL, "ack_all", NULL, 0, 0, 1),
 	PARAM(OVERHEARD_RATE, "overheard_rate", NULL, 200, 0, 10000),
-	PARAM(MCAST_BCAST_MIN, "mcast_bcast_min", NULL, 2, 0, 32),
+	PARAM(MCAST_BCAST_MIN, "mcast_bcast_min", NULL, 2, 0, DSR_MC_MAX_CHILDREN),
 };
 
 static const char *const dsr_groups[] = {

@@ -32,6 +32,8 @@
 #define DSR_IPPROTO		48	/* IANA, RFC 4728 */
 /* most addresses in a route (DSR_A_HOPS, DST last): the kernel's DSR_MAX_PATH */
 #define DSR_MAX_ADDRS		32
+/* most children of a multicast group at one node: the kernel's DSR_MC_CHILDREN */
+#define DSR_MC_MAX_CHILDREN	64
 
 enum dsr_cmd {
 	DSR_CMD_UNSPEC,
