@@ -751,12 +751,32 @@ adapt_run() {
 	check "3 relays $g to 4 and 2 to 3, 4 layers" \
 		busywait 10000 eval 'child_is 3 "$g" 4 4 && child_is 2 "$g" 3 4' ||
 		return 1
+	local -A b3 b4 a3 a4
+	snap_of 3 b3
+	snap_of 4 b4
 	nsexec 1 "$PYTHON" "$STREAM" layered-send "$g" 5000 "$ADAPT_FRAMES" 15 \
 		4 "$ADAPT_RATES" --dev dsr0 --ttl 16 > "$out.sent" || return 1
 	wait "$pid"
+	snap_of 3 a3
+	snap_of 4 a4
 	dsr 4 mcast leave dev dsr0 source "$src" group "$g" || return 1
 	diag "${3:-fixed}: $(jq -c '{received, duplicates, frames_seen,
-		frames_decodable, levels, adapt}' "$out")"
+		frames_decodable, levels, adapt}' "$out"); sent $(jq -c '{sent,
+		errors}' "$out.sent")"
+	diag "  3's counters that moved: $(moved a3 b3)"
+	diag "  4's: $(moved a4 b4)"
+}
+
+# moved AFTER BEFORE: "name +delta" of each counter that moved between two
+# snapshots (arrays named AFTER and BEFORE), timers left out
+moved() {
+	local -n m_a=$1 m_b=$2
+	local k
+	for k in "${!m_a[@]}"; do
+		[[ $k == timer_* ]] && continue
+		((${m_a[$k]:-0} != ${m_b[$k]:-0})) &&
+			echo -n "$k +$((m_a[$k] - ${m_b[$k]:-0})) "
+	done
 }
 
 test_adapt() {
