@@ -199,8 +199,8 @@ shared_run() {
 	wait "${RECV_PIDS[@]}"
 	RATIO=$((100 * (b2 - a2) / (b1 - a1)))
 	diag "  what 1 and 2 sent meanwhile: $(for k in ack_req_sent ack_sent \
-		retransmissions rreq_sent rrep_sent mcast_copies \
-		mcast_broadcasts mcast_join_sent; do
+		retransmissions link_failures timer_late rreq_sent rrep_sent \
+		mcast_copies mcast_broadcasts mcast_join_sent; do
 		echo -n "$k $((${e1[$k]:-0} - ${s1[$k]:-0}))/$((${e2[$k]:-0} - ${s2[$k]:-0})) "
 		done)"
 	diag "mcast_bcast_min $1: 1 sent $((b1 - a1)) bytes, 2 sent" \
@@ -768,12 +768,12 @@ adapt_run() {
 }
 
 # moved AFTER BEFORE: "name +delta" of each counter that moved between two
-# snapshots (arrays named AFTER and BEFORE), timers left out
+# snapshots (arrays named AFTER and BEFORE), the timer's cost left out
 moved() {
 	local -n m_a=$1 m_b=$2
 	local k
 	for k in "${!m_a[@]}"; do
-		[[ $k == timer_* ]] && continue
+		[[ $k == timer_ns || $k == timer_runs ]] && continue
 		((${m_a[$k]:-0} != ${m_b[$k]:-0})) &&
 			echo -n "$k +$((m_a[$k] - ${m_b[$k]:-0})) "
 	done
