@@ -164,7 +164,6 @@ enum dsr_stat {
 	DSR_S_FRAG_DECAP,
 	DSR_S_TIMER_RUNS,
 	DSR_S_TIMER_NS,
-	DSR_S_TIMER_LATE,
 	DSR_S_UNKNOWN_OPT,
 	DSR_S_MALFORMED_IP,
 	DSR_S_ICMP_SENT,
@@ -405,7 +404,6 @@ struct dsr_priv {
 	spinlock_t tx_lock;		/* one CPU at a time sends txq */
 
 	struct timer_list timer;
-	bool timer_deferred;		/* the last run came late: deferred */
 	u64 last_expire;
 	u16 rreq_id, ack_id;
 	u64 maint_seq;			/* the last dsr_maint.seq given */

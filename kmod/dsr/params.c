@@ -139,7 +139,6 @@ const char *const dsr_stat_names[DSR_S_MAX] = {
 	[DSR_S_FRAG_DECAP] = "frag_decapsulated",
 	[DSR_S_TIMER_RUNS] = "timer_runs",
 	[DSR_S_TIMER_NS] = "timer_ns",
-	[DSR_S_TIMER_LATE] = "timer_late",
 	[DSR_S_UNKNOWN_OPT] = "unknown_option",
 	[DSR_S_MALFORMED_IP] = "malformed_ip",
 	[DSR_S_ICMP_SENT] = "icmp_sent",

@@ -16,29 +16,6 @@ static bool dsr_has_work(const struct dsr_priv *priv)
 }
 
 /*
- * A run more than timer_ms after it was due comes from a CPU that was held
- * (another task, a long softirq, a virtual CPU its host descheduled).
- * Meanwhile the frames that arrived wait in the receive backlog, and the
- * softirq that reads them (NET_RX) runs after this one (TIMER): the
- * acknowledgments among them are not seen yet, and every packet whose
- * deadline passed in the pause would be retransmitted, or its link found
- * broken, by this run.  Such a run gives the receive path one jiffy
- * first; the next run does the work even if it is late too.
- */
-static bool dsr_timer_defer(struct dsr_priv *priv, unsigned long due)
-{
-	if (priv->timer_deferred ||
-	    !time_after(jiffies, due + msecs_to_jiffies(DSR_P(priv, TIMER_MS)))) {
-		priv->timer_deferred = false;
-		return false;
-	}
-	priv->timer_deferred = true;
-	dsr_stat(priv, DSR_S_TIMER_LATE);
-	mod_timer(&priv->timer, jiffies + 1);
-	return true;
-}
-
-/*
  * Every timer_ms while anything waits: Route Discovery, the Send Buffer,
  * Route Maintenance.  timer_runs and timer_ns count its cost (the locked
  * part; the frames it sends are the senders' cost).
@@ -46,14 +23,13 @@ static bool dsr_timer_defer(struct dsr_priv *priv, unsigned long due)
 static void dsr_timer(struct timer_list *t)
 {
 	struct dsr_priv *priv = from_timer(priv, t, timer);
-	unsigned long due = READ_ONCE(t->expires);
 	u64 t0 = ktime_get_ns(), now;
 	struct sk_buff_head out;
 
 	__skb_queue_head_init(&out);
 	dsr_lock(priv);
 	now = dsr_now(priv);
-	if (priv->dead || dsr_timer_defer(priv, due)) {
+	if (priv->dead) {
 		dsr_unlock(priv);
 		return;
 	}
