@@ -20,7 +20,20 @@ require_cmd jq ahctl ethtool
 STREAM="$AH_ROOT/selftests/lib/stream.py"
 CRAFT="$AH_ROOT/selftests/lib/dsrcraft.py"
 FRAMES=45	# 3 s at 15 frames/s
-RATE=64000	# a layer's bit/s: one datagram a frame
+RATE=64000	# a layer's bit/s at 15 frames/s: one datagram a frame
+# The debug lane's streams go AH_TIME_SCALE times slower, frames a second
+# and bits a second alike, so that each frame keeps its datagrams and its
+# sizes (as flood.sh's rate and the RTO's floor scale there).  Its kernel
+# runs several times slower, one vCPU carries every node and the lane's
+# other guest shares the host: at 15 frames/s, the shared case's copies
+# (240 a second) or the adaptation case's relays took longer to
+# acknowledge than their peers waited, and copies were retransmitted and
+# links broken that work (the ack, retransmission and link-failure counts
+# in those cases' diagnostics).
+SLOW=${AH_TIME_SCALE:-1}
+FPS=$(awk -v s="$SLOW" 'BEGIN { print 15 / s }')
+# bps RATE: RATE bit/s at 15 frames/s, at FPS
+bps() { echo $(($1 / SLOW)); }
 
 setup() {
 	hub_setup 6 && load_module macfilter &&
@@ -64,10 +77,11 @@ recv() {
 	RECV_PIDS+=($!)
 }
 
-# send GROUP LAYERS: node 1 sends FRAMES frames of LAYERS layers
+# send GROUP LAYERS: node 1 sends FRAMES frames of LAYERS layers, RATE
+# bit/s each (at 15 frames/s: both slower in the debug lane)
 send() {
-	nsexec 1 "$PYTHON" "$STREAM" layered-send "$1" 5000 "$FRAMES" 15 "$2" \
-		"$RATE" --dev dsr0 --ttl 16
+	nsexec 1 "$PYTHON" "$STREAM" layered-send "$1" 5000 "$FRAMES" "$FPS" \
+		"$2" "$(bps "$RATE")" --dev dsr0 --ttl 16
 }
 
 # got OUT LAYER: the datagrams of LAYER a receiver got
@@ -199,7 +213,7 @@ shared_run() {
 	wait "${RECV_PIDS[@]}"
 	RATIO=$((100 * (b2 - a2) / (b1 - a1)))
 	diag "  what 1 and 2 sent meanwhile: $(for k in ack_req_sent ack_sent \
-		retransmissions link_failures timer_late rreq_sent rrep_sent \
+		retransmissions link_failures rreq_sent rrep_sent \
 		mcast_copies mcast_broadcasts mcast_join_sent; do
 		echo -n "$k $((${e1[$k]:-0} - ${s1[$k]:-0}))/$((${e2[$k]:-0} - ${s2[$k]:-0})) "
 		done)"
@@ -381,7 +395,7 @@ mc_count() {
 # groups have ended (nobody refreshes them) a real receiver joins anew
 test_flood() {
 	local g=239.1.1.3 g2=239.1.1.12 before made kids total limited full
-	local t0 dt k
+	local t0 dt k rows
 	local -A b a
 	shared || return 1
 	mjoin 5 "$g" 2 || return 1
@@ -413,8 +427,12 @@ test_flood() {
 	now_ms
 	dt=$((AH_NOW_MS - t0))
 	nap 0.5
-	made=$(mc_count 2 239.7.3. group)
-	total=$(groups_of 2 | wc -l)
+	# one dump for both: on a slow kernel the burst's first groups may
+	# end (3 s after their join) between two
+	rows=$(mshow 2)
+	made=$(jq '[.[] | select(.mc_row == "group" and
+		(.mc_group | startswith("239.7.3.")))] | length' <<< "$rows")
+	total=$(jq '[.[] | select(.mc_row == "group")] | length' <<< "$rows")
 	snap a
 	full=$((a[mcast_join_groups_full] - ${b[mcast_join_groups_full]:-0}))
 	limited=$((a[mcast_join_rate_limited] - ${b[mcast_join_rate_limited]:-0}))
@@ -426,8 +444,12 @@ test_flood() {
 		test "$total" -le $MC_GROUPS -a "$full" -gt 0 &&
 	check "  more passed the limit than one bucket lets through" \
 		test $((made + full)) -gt $((20 + (20 * dt + 999) / 1000)) &&
+	# (within a refresh: where the burst held the CPU for seconds, as in
+	# the debug lane, 5's refresh may have come late and its entry lapsed
+	# until the next; a tree the flood took would not come back)
 	check "2's tree of $g is as it was" \
-		test "$before" == "$(tree_of 2 "$g")" || return 1
+		busywait 2000 eval 'test "$before" == "$(tree_of 2 "$g")"' ||
+		{ diag "before: $before"; diag "now: $(tree_of 2 "$g")"; return 1; }
 	# nobody refreshes the flood's groups: they end (3 refresh periods)
 	check "the flood's groups end" \
 		busywait 15000 eval 'test "$(mc_count 2 239.7. group)" -eq 0' &&
@@ -528,7 +550,7 @@ mchain() {
 # capped) and come back after; nothing arrives twice.
 test_chain() {
 	local g=239.1.1.7 d spid l got2 fwd cap
-	local frames=$((90 * ${AH_TIME_SCALE:-1}))	# 6 s (more where slower)
+	local frames=90	# 6 s (more where slower: FPS)
 	shared || return 1
 	d=$(mktemp -d)
 	RECV_PIDS=()
@@ -586,9 +608,9 @@ test_chain() {
 # the stream goes on, no datagram delivered twice.
 test_mobility() {
 	local g=239.1.1.4 d t0 dt spid
-	# 15 s (longer where the kernel is slower: the move must be over
-	# before the stream ends)
-	local frames=$((225 * ${AH_TIME_SCALE:-1}))
+	# 15 s (longer where the kernel is slower, FPS: the move must be
+	# over before the stream ends)
+	local frames=225
 	shared || return 1
 	d=$(mktemp -d)
 	RECV_PIDS=()
@@ -709,7 +731,7 @@ test_igmp() {
 # the base layer alone fits).  (prio, tbf and flower: the debug kernel
 # has them, not htb or u32.)
 ADAPT_FRAMES=300
-ADAPT_RATES=48000,96000,192000,384000
+ADAPT_RATES=$(bps 48000),$(bps 96000),$(bps 192000),$(bps 384000)
 DSRPRIO_LIMIT=/sys/module/sch_dsrprio/parameters/limit
 
 # adapt_cut NODE PEER / adapt_uncut NODE: NODE's frames to PEER at 100
@@ -721,7 +743,7 @@ adapt_cut() {
 	nsexec "$1" tc qdisc add dev eth0 root handle 1: prio bands 2 \
 		priomap 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 &&
 	nsexec "$1" tc qdisc add dev eth0 parent 1:1 handle 10: tbf \
-		rate 100kbit burst 1600 limit 20000 &&
+		rate "$(bps 100000)bit" burst 1600 limit 20000 &&
 	echo 8 > "$DSRPRIO_LIMIT" || return 1
 	nsexec "$1" tc qdisc add dev eth0 parent 10:1 handle 20: dsrprio
 	rc=$?
@@ -740,8 +762,8 @@ adapt_uncut() {
 # algorithm_adapt, which joins again with each new level
 adapt_run() {
 	local g=$1 out=$2 src pid
-	local args=(layered-recv "$g" 5000 $((90 * ${AH_TIME_SCALE:-1}))
-		$((3 * ${AH_TIME_SCALE:-1})) --dev dsr0)
+	local args=(layered-recv "$g" 5000 $((90 * SLOW))
+		$((3 * SLOW)) --dev dsr0)
 	src=$(node_ip 1)
 	[[ ${3:-} == adapt ]] && args+=(--layers 4 --max-layers 4 --adapt
 		"ahctl dsr mcast join dev dsr0 source $src group $g layers {layers} tag byte offset 0 group-layers 4")
@@ -754,8 +776,9 @@ adapt_run() {
 	local -A b3 b4 a3 a4
 	snap_of 3 b3
 	snap_of 4 b4
-	nsexec 1 "$PYTHON" "$STREAM" layered-send "$g" 5000 "$ADAPT_FRAMES" 15 \
-		4 "$ADAPT_RATES" --dev dsr0 --ttl 16 > "$out.sent" || return 1
+	nsexec 1 "$PYTHON" "$STREAM" layered-send "$g" 5000 "$ADAPT_FRAMES" \
+		"$FPS" 4 "$ADAPT_RATES" --dev dsr0 --ttl 16 > "$out.sent" ||
+		return 1
 	wait "$pid"
 	snap_of 3 a3
 	snap_of 4 a4
