@@ -10,6 +10,8 @@ D=$(mktemp -d)
 trap 'rm -rf "$D"' EXIT
 n=0
 fail=0
+echo "KTAP version 1"
+echo "1..4"
 
 expect() {
 	local name=$1 want=$2 got=$3
@@ -70,5 +72,9 @@ printf '# %s\nnot ok 1 long\n' "$long" > "$D/k/long.ktap"
 got=$(awk -f "$AWK" "$D/k/long.ktap" | sed -n 2p)
 expect "a long line cut to 200 characters" "#   # ${long:0:198}" "$got"
 
-echo "1..$n"
+printf '1..3\nok 1 a\n' > "$D/k/short.ktap"
+got=$(awk -v res="$D/k/" -f "$AWK" "$D/k/short.ktap")
+expect "a plan not kept is named" \
+	"# failed: short.ktap: 2 of 3 results missing (the plan promised them)" "$got"
+
 exit $fail
