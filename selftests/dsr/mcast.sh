@@ -381,12 +381,15 @@ test_bad() {
 MC_GROUPS=64
 MC_CHILDREN=64
 
-# mc_count NODE PREFIX ROW: how many ROW rows ("group", "child") of
-# groups starting with PREFIX NODE has
-mc_count() {
-	mshow "$1" | jq --arg p "$2" --arg r "$3" '[.[] | select(.mc_row == $r
+# mc_rows PREFIX ROW: how many ROW rows ("group", "child") of groups
+# starting with PREFIX a dump (mshow's, on stdin) has
+mc_rows() {
+	jq --arg p "$1" --arg r "$2" '[.[] | select(.mc_row == $r
 		and (.mc_group | startswith($p)))] | length'
 }
+
+# mc_count NODE PREFIX ROW: mc_rows of NODE's dump now
+mc_count() { mshow "$1" | mc_rows "$2" "$3"; }
 
 # Join floods from many neighbours at once (made-up ones behind 5's MAC,
 # taking turns): each neighbour has a rate-limit bucket of its own, a
@@ -430,9 +433,8 @@ test_flood() {
 	# one dump for both: on a slow kernel the burst's first groups may
 	# end (3 s after their join) between two
 	rows=$(mshow 2)
-	made=$(jq '[.[] | select(.mc_row == "group" and
-		(.mc_group | startswith("239.7.3.")))] | length' <<< "$rows")
-	total=$(jq '[.[] | select(.mc_row == "group")] | length' <<< "$rows")
+	made=$(mc_rows 239.7.3. group <<< "$rows")
+	total=$(mc_rows "" group <<< "$rows")
 	snap a
 	full=$((a[mcast_join_groups_full] - ${b[mcast_join_groups_full]:-0}))
 	limited=$((a[mcast_join_rate_limited] - ${b[mcast_join_rate_limited]:-0}))
