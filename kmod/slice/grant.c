@@ -6,12 +6,20 @@
  * namespace goes (their pre_exit, which runs before any device of a dying
  * namespace is moved or deleted), when the device is removed, or at
  * rmmod.
+ *
+ * A wireless interface moves with its phy, which only nl80211 moves
+ * (cfg80211_switch_netns() is not exported): its grant waits for the phy
+ * to arrive in the slice (PHY_WAIT), and when it ends the interface is
+ * held down (RETURNING) until the phy is back in the node.  The netdev
+ * notifier sees the interface leave and arrive; the work (the lease
+ * work, which also ends leases) acts on it under RTNL.
  */
 #include <linux/etherdevice.h>
 #include <linux/jiffies.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
+#include <net/cfg80211.h>
 
 #include "ah_compat.h"
 #include "ah_debug.h"
@@ -52,7 +60,15 @@ struct slice_grant *slice_grant_by_node(const struct net *node, int ifindex,
 	return NULL;
 }
 
-/* the lease work runs at the earliest end of a lease (RTNL held) */
+static bool slice_earlier(unsigned long t, unsigned long first)
+{
+	return !first || time_before(t, first);
+}
+
+/*
+ * The work runs at the earliest end of a lease or of a wait for a phy,
+ * or at once when a phy has landed (RTNL held).
+ */
 static void slice_lease_arm(void)
 {
 	unsigned long first = 0;
@@ -61,9 +77,15 @@ static void slice_lease_arm(void)
 	ASSERT_RTNL();
 	if (slice_stopping)
 		return;
-	list_for_each_entry(g, &slice_grants, list)
-		if (g->expires && (!first || time_before(g->expires, first)))
+	list_for_each_entry(g, &slice_grants, list) {
+		if (g->landed)
+			first = jiffies;
+		if (g->expires && slice_earlier(g->expires, first))
 			first = g->expires;
+		if (g->state == SLICE_STATE_PHY_WAIT &&
+		    slice_earlier(g->phy_deadline, first))
+			first = g->phy_deadline;
+	}
 	if (!first) {
 		cancel_delayed_work(&slice_lease_work);
 		return;
@@ -72,15 +94,24 @@ static void slice_lease_arm(void)
 			 time_after(first, jiffies) ? first - jiffies : 0);
 }
 
+static void slice_phy_landed(struct slice_grant *g);
+
 static void slice_lease_fn(struct work_struct *work)
 {
 	struct slice_grant *g, *tmp;
 
 	rtnl_lock();
 	if (!slice_stopping) {
-		list_for_each_entry_safe(g, tmp, &slice_grants, list)
-			if (g->expires && !time_before(jiffies, g->expires))
+		list_for_each_entry_safe(g, tmp, &slice_grants, list) {
+			if (g->landed)
+				slice_phy_landed(g);
+			else if (g->expires &&
+				 !time_before(jiffies, g->expires))
 				slice_revoke(g, SLICE_REASON_EXPIRED);
+			else if (g->state == SLICE_STATE_PHY_WAIT &&
+				 !time_before(jiffies, g->phy_deadline))
+				slice_revoke(g, SLICE_REASON_NO_PHY);
+		}
 		slice_lease_arm();
 	}
 	rtnl_unlock();
@@ -118,15 +149,62 @@ static int slice_move(struct slice_grant *g, struct net *net, const char *pat)
 	return err;
 }
 
+static struct wiphy *slice_wiphy(const struct net_device *dev)
+{
+#if IS_ENABLED(CONFIG_CFG80211)
+	return dev->ieee80211_ptr ? dev->ieee80211_ptr->wiphy : NULL;
+#else
+	return NULL;
+#endif
+}
+
+const char *slice_phy_name(const struct slice_grant *g)
+{
+	struct wiphy *wiphy = g->wireless ? slice_wiphy(g->dev) : NULL;
+
+	return wiphy ? wiphy_name(wiphy) : NULL;
+}
+
+/*
+ * A wireless interface: the grant waits for its phy, which must carry no
+ * other interface (each would move with it, ungranted).
+ */
+static int slice_phy_wait(struct slice_grant *g, struct wiphy *wiphy,
+			  struct netlink_ext_ack *extack)
+{
+	struct wireless_dev *wdev;
+
+	if (!(wiphy->flags & WIPHY_FLAG_NETNS_OK)) {
+		AH_ERR_MSG_FMT(extack, "the interface's phy cannot change namespace",
+			       "%s cannot change namespace", wiphy_name(wiphy));
+		return -EOPNOTSUPP;
+	}
+	list_for_each_entry(wdev, &wiphy->wdev_list, list) {
+		if (!wdev->netdev || wdev->netdev == g->dev)
+			continue;
+		AH_ERR_MSG_FMT(extack, "the phy carries another interface, which would move too",
+			       "%s carries %s too, which would move with it",
+			       wiphy_name(wiphy), wdev->netdev->name);
+		return -EBUSY;
+	}
+	g->wireless = true;
+	g->state = SLICE_STATE_PHY_WAIT;
+	g->phy_deadline = jiffies + SLICE_PHY_WAIT_SECS * HZ;
+	return 0;
+}
+
 /* move mode: the interface itself goes to the slice */
 static int slice_move_start(struct slice_grant *g,
 			    struct netlink_ext_ack *extack)
 {
+	struct wiphy *wiphy = slice_wiphy(g->dev);
 	int err;
 
+	if (wiphy)
+		return slice_phy_wait(g, wiphy, extack);
 	if (ah_netns_local(g->dev)) {
 		NL_SET_ERR_MSG(extack,
-			       "the interface cannot leave its namespace (a wireless one moves with its phy: iw phy PHY set netns)");
+			       "the interface cannot leave its namespace");
 		return -EOPNOTSUPP;
 	}
 	err = slice_move(g, g->slice, NULL);
@@ -167,6 +245,72 @@ static void slice_move_stop(struct slice_grant *g, u8 reason)
 		netdev_warn(dev, "slice: could not return to the node\n");
 	else if (g->was_up)
 		dev_change_flags(dev, dev->flags | IFF_UP, NULL);
+}
+
+/*
+ * A wireless grant that ends while the slice holds the interface: the
+ * interface goes down at once and stays down (NETDEV_PRE_UP is refused)
+ * until its phy is back in the node.  False: the grant goes now.
+ */
+static bool slice_phy_hold(struct slice_grant *g, u8 reason)
+{
+	if (g->state != SLICE_STATE_ACTIVE ||
+	    reason == SLICE_REASON_DEV_GONE ||
+	    reason == SLICE_REASON_NODE_EXIT || reason == SLICE_REASON_UNLOAD)
+		return false;
+	slice_egress_stop(g);
+	g->state = SLICE_STATE_RETURNING;
+	g->expires = 0;
+	if (reason == SLICE_REASON_SLICE_EXIT)
+		g->slice = NULL;
+	dev_close(g->dev);
+	return true;
+}
+
+/*
+ * The interface of a PHY_WAIT grant arrived with its phy (its
+ * NETDEV_REGISTER in the new namespace, RTNL held): in the slice, the
+ * grant is ACTIVE from here, its egress hooked before the slice can bring
+ * it up; anywhere else, the grant ends.
+ */
+static void slice_phy_arrived(struct slice_grant *g)
+{
+	int err;
+
+	if (!net_eq(dev_net(g->dev), g->slice)) {
+		slice_revoke(g, SLICE_REASON_PHY_MOVED);
+		return;
+	}
+	dev_get_stats(g->dev, &g->base);
+	err = slice_egress_start(g);
+	g->state = SLICE_STATE_ACTIVE;
+	if (err) {
+		netdev_warn(g->dev,
+			    "slice: could not hook its egress: the grant ends\n");
+		slice_revoke(g, SLICE_REASON_REVOKED);
+		return;
+	}
+	slice_notify(g, SLICE_CMD_GRANT, -1);
+}
+
+/*
+ * The phy of a RETURNING grant landed (the work, RTNL held): the grant is
+ * done when it is back in the node, or when its slice went (cfg80211 gave
+ * it to the initial namespace); the interface comes up if it was.
+ */
+static void slice_phy_landed(struct slice_grant *g)
+{
+	struct net *net = dev_net(g->dev);
+
+	g->landed = false;
+	if (g->state != SLICE_STATE_RETURNING ||
+	    (g->slice && !net_eq(net, g->node)))
+		return;
+	list_del(&g->list);
+	if (g->was_up && net_eq(net, g->node))
+		dev_change_flags(g->dev, g->dev->flags | IFF_UP, NULL);
+	ah_obj_destroyed("grant", g);
+	kfree(g);
 }
 
 int slice_grant(struct net_device *dev, struct net *slice,
@@ -215,6 +359,7 @@ int slice_grant(struct net_device *dev, struct net *slice,
 	memcpy(g->keep, req->keep, sizeof(g->keep));
 	g->n_keep = req->n_keep;
 
+	g->state = SLICE_STATE_ACTIVE;
 	if (g->mode == SLICE_MODE_MAP) {
 		err = slice_map_start(g, extack);
 	} else {
@@ -232,19 +377,77 @@ int slice_grant(struct net_device *dev, struct net *slice,
 	return 0;
 }
 
-/* End a grant (RTNL held). */
+/*
+ * End a grant (RTNL held): announced once, with its REASON.  A wireless
+ * grant may stay as RETURNING (slice_phy_hold()); ending one of those
+ * frees it, announced already.
+ */
 void slice_revoke(struct slice_grant *g, u8 reason)
 {
 	ASSERT_RTNL();
+	if (g->state == SLICE_STATE_RETURNING)
+		goto free;
+	if (g->wireless && slice_phy_hold(g, reason)) {
+		slice_notify(g, SLICE_CMD_REVOKE, reason);
+		slice_lease_arm();
+		return;
+	}
 	slice_notify(g, SLICE_CMD_REVOKE, reason);
-	list_del(&g->list);
 	if (g->mode == SLICE_MODE_MAP)
 		slice_map_stop(g);
+	else if (g->wireless)
+		slice_egress_stop(g);
 	else
 		slice_move_stop(g, reason);
+free:
+	list_del(&g->list);
 	ah_obj_destroyed("grant", g);
 	kfree(g);
 	slice_lease_arm();
+}
+
+/*
+ * A wireless grant's interface: it leaves one namespace and arrives in
+ * another with its phy (nl80211), and is held down while the grant is not
+ * ACTIVE.  A notifier verdict, or -1 to go on as for any grant.
+ */
+static int slice_phy_event(struct slice_grant *g, unsigned long event,
+			   void *ptr)
+{
+	struct net_device *dev = g->dev;
+	struct netlink_ext_ack *extack;
+
+	switch (event) {
+	case NETDEV_PRE_UP:
+		if (g->state == SLICE_STATE_ACTIVE)
+			return NOTIFY_DONE;
+		extack = netdev_notifier_info_to_extack(ptr);
+		if (g->state == SLICE_STATE_PHY_WAIT)
+			NL_SET_ERR_MSG(extack,
+				       "granted to a slice: the interface waits for its phy to move there");
+		else
+			NL_SET_ERR_MSG(extack,
+				       "its grant ended: the interface stays down until its phy is back in the node");
+		return notifier_from_errno(-EPERM);
+	case NETDEV_UNREGISTER:
+		/* still registered: a change of namespace, not a removal */
+		if (dev->reg_state != NETREG_REGISTERED)
+			return -1;
+		/* out of the slice: its egress hook goes while in there */
+		if (g->state == SLICE_STATE_ACTIVE)
+			slice_revoke(g, SLICE_REASON_PHY_MOVED);
+		return NOTIFY_DONE;
+	case NETDEV_REGISTER:
+		if (g->state == SLICE_STATE_PHY_WAIT) {
+			slice_phy_arrived(g);
+			return NOTIFY_DONE;
+		}
+		/* the work brings it up, not in the middle of the move */
+		g->landed = true;
+		slice_lease_arm();
+		return NOTIFY_DONE;
+	}
+	return -1;
 }
 
 static int slice_netdev_event(struct notifier_block *nb, unsigned long event,
@@ -257,10 +460,19 @@ static int slice_netdev_event(struct notifier_block *nb, unsigned long event,
 		slice_map_lower_changed(dev);
 		return NOTIFY_DONE;
 	}
-	if (event != NETDEV_UNREGISTER && event != NETDEV_PRE_CHANGEADDR)
+	if (event != NETDEV_UNREGISTER && event != NETDEV_PRE_CHANGEADDR &&
+	    event != NETDEV_REGISTER && event != NETDEV_PRE_UP)
 		return NOTIFY_DONE;
 	g = slice_grant_by_dev(dev);
 	if (!g || g->moving)
+		return NOTIFY_DONE;
+	if (g->wireless) {
+		int ret = slice_phy_event(g, event, ptr);
+
+		if (ret >= 0)
+			return ret;
+	}
+	if (event == NETDEV_REGISTER || event == NETDEV_PRE_UP)
 		return NOTIFY_DONE;
 	if (event == NETDEV_PRE_CHANGEADDR)
 		/* the slice keeps the interface's own MAC (map: the node's) */
@@ -285,7 +497,10 @@ static void __net_exit slice_net_pre_exit(struct net *net)
 
 	rtnl_lock();
 	list_for_each_entry_safe(g, tmp, &slice_grants, list) {
-		if (net_eq(g->slice, net))
+		if (g->state == SLICE_STATE_RETURNING && net_eq(g->slice, net))
+			/* cfg80211 hands its phy to the initial namespace */
+			g->slice = NULL;
+		else if (net_eq(g->slice, net))
 			slice_revoke(g, SLICE_REASON_SLICE_EXIT);
 		else if (net_eq(g->node, net))
 			slice_revoke(g, SLICE_REASON_NODE_EXIT);

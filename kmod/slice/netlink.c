@@ -53,6 +53,7 @@ static int slice_fill(struct sk_buff *skb, const struct slice_grant *g,
 		      u32 portid, u32 seq, int flags, u8 cmd, int reason)
 {
 	const struct net_device *sdev = g->vdev ?: g->dev;
+	const char *phy = slice_phy_name(g);
 	struct rtnl_link_stats64 st;
 	struct nlattr *keep;
 	void *hdr;
@@ -88,6 +89,11 @@ static int slice_fill(struct sk_buff *skb, const struct slice_grant *g,
 			jiffies_to_msecs(g->expires - jiffies) : 0))
 		goto cancel;
 	if (reason >= 0 && nla_put_u8(skb, SLICE_A_REASON, reason))
+		goto cancel;
+	if (nla_put_u8(skb, SLICE_A_STATE, g->state) ||
+	    (phy && nla_put_string(skb, SLICE_A_PHY, phy)) ||
+	    (g->slice && nla_put_u32(skb, SLICE_A_SLICE_NETNS_INO,
+				     g->slice->ns.inum)))
 		goto cancel;
 	if (g->mode == SLICE_MODE_MAP) {
 		if (nla_put_in_addr(skb, SLICE_A_ADDR, g->addr))
@@ -270,7 +276,9 @@ static int slice_cmd_revoke(struct sk_buff *skb, struct genl_info *info)
 
 	if (IS_ERR(g))
 		return PTR_ERR(g);
-	slice_revoke(g, SLICE_REASON_REVOKED);
+	/* ended already: it waits for its phy (ah_slice.h) */
+	if (g->state != SLICE_STATE_RETURNING)
+		slice_revoke(g, SLICE_REASON_REVOKED);
 	return 0;
 }
 

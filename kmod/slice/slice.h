@@ -16,7 +16,8 @@
  * One grant.  Every field but the counter is read and written under RTNL
  * only.  Neither namespace is referenced: a namespace's pre_exit ends its
  * grants before it can go (grant.c), so both pointers stay valid while
- * the grant is on the list.  The device is not referenced either: its
+ * the grant is on the list (a RETURNING grant whose slice went has slice
+ * NULL).  The device is not referenced either: its
  * NETDEV_UNREGISTER ends the grant.
  */
 struct slice_grant {
@@ -31,6 +32,11 @@ struct slice_grant {
 	bool was_up;			/* IFF_UP in the node before */
 	bool moving;			/* our own move is under way */
 	bool egress_on;			/* egress_ops registered */
+	/* move mode, wireless: it moves with its phy (ah_slice.h) */
+	bool wireless;
+	bool landed;			/* its phy changed namespace */
+	u8 state;			/* enum slice_state */
+	unsigned long phy_deadline;	/* PHY_WAIT until (jiffies) */
 	unsigned long since;		/* jiffies */
 	unsigned long expires;		/* jiffies; 0: no lease */
 	struct rtnl_link_stats64 base;	/* the device's counters at grant */
@@ -64,6 +70,7 @@ int slice_grant(struct net_device *dev, struct net *slice,
 void slice_revoke(struct slice_grant *g, u8 reason);
 void slice_grant_stats(const struct slice_grant *g,
 		       struct rtnl_link_stats64 *now);
+const char *slice_phy_name(const struct slice_grant *g);
 int slice_grants_init(void);
 void slice_grants_exit(void);
 

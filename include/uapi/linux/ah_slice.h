@@ -15,6 +15,23 @@
  * A lease is in seconds, 1 to SLICE_LEASE_MAX; no lease means until
  * revoked.  The kernel revokes an expired lease itself.
  *
+ * A wireless interface (move mode) cannot change namespace alone: it
+ * moves with its phy, which the kernel cannot move (cfg80211 keeps that
+ * to nl80211).  Its grant starts in state PHY_WAIT: the interface is the
+ * slice's, but stays where it is, and cannot be brought up, until whoever
+ * granted it moves its phy into the slice (NL80211_CMD_SET_WIPHY_NETNS;
+ * ahctl and dsrd do) within SLICE_PHY_WAIT_SECS; then the grant is ACTIVE
+ * (announced as a GRANT again).  A phy that carries other interfaces too
+ * is refused (EBUSY): they would move with it.  When such a grant ends
+ * (revoke, lease, the slice's namespace exiting, the phy moved on by the
+ * slice) the kernel takes the interface down at once and keeps it down:
+ * the grant stays, in state RETURNING and answering every GRANT with
+ * EBUSY, until the phy is back in the node (moved by ahctl or dsrd, or by
+ * cfg80211, which hands the phys of an exiting namespace to the initial
+ * one); then the grant is gone and the interface up again if it was.
+ * SLICE_A_PHY names the phy and SLICE_A_SLICE_NETNS_INO the slice's
+ * namespace (the inode of its nsfs file), for whoever moves the phy.
+ *
  * While granted, a frame the slice sends whose source MAC is not the
  * interface's, or whose IPv4 source is not one of the addresses of the
  * interface or of its master (0.0.0.0 allowed, for DHCP; and a DSR
@@ -56,6 +73,8 @@
 #define SLICE_LEASE_MAX		(30 * 24 * 3600)
 /* a slice's label (the name of its namespace, for people) */
 #define SLICE_NAME_MAX		32
+/* how long a wireless grant waits for its phy to move into the slice */
+#define SLICE_PHY_WAIT_SECS	10
 
 enum slice_mode {
 	SLICE_MODE_MOVE,	/* the interface moves into the slice */
@@ -76,7 +95,17 @@ enum slice_reason {
 	SLICE_REASON_DEV_GONE,	/* the interface was removed */
 	SLICE_REASON_UNLOAD,	/* the module is being removed */
 	SLICE_REASON_NODE_EXIT,	/* the node's namespace went away */
+	SLICE_REASON_PHY_MOVED,	/* its phy went elsewhere than the slice */
+	SLICE_REASON_NO_PHY,	/* its phy did not come in SLICE_PHY_WAIT_SECS */
 	__SLICE_REASON_MAX,
+};
+
+/* where a grant is (SLICE_A_STATE) */
+enum slice_state {
+	SLICE_STATE_ACTIVE,	/* the slice holds the interface */
+	SLICE_STATE_PHY_WAIT,	/* wireless: waits for its phy to move in */
+	SLICE_STATE_RETURNING,	/* ended; held down until its phy is back */
+	__SLICE_STATE_MAX,
 };
 
 enum slice_cmd {
@@ -118,6 +147,9 @@ enum slice_attr {
 	SLICE_A_ADDR,		/* u32 (network order), the mapped address */
 	SLICE_A_KEEP,		/* nest of PORT: what the node keeps (map) */
 	SLICE_A_PORT,		/* u16, a TCP and UDP port */
+	SLICE_A_STATE,		/* u8, enum slice_state */
+	SLICE_A_PHY,		/* string, a wireless interface's phy */
+	SLICE_A_SLICE_NETNS_INO, /* u32, the slice's netns (its nsfs inode) */
 	__SLICE_A_MAX,
 };
 
