@@ -10,16 +10,18 @@
  * up: the grants), each further one as a SIGHUP does (the revocations
  * before the other steps, the grants after them), in one process, so
  * what dsrd granted carries over.  NAME=VALUE sets an environment
- * variable of the stand-in (FAKE_NETNS, FAKE_SLICE_ERROR; an empty VALUE
- * unsets it) before the next CONF.  Before each CONF, "-- CONF" goes to
- * $FAKE_SLICE_LOG, which then holds the requests it made; after it, one
- * line to stdout: "CONF: failed N; granted by dsrd: IFACE=SLICE[/LEASE]...",
- * with "+map[:PORT,...] [ADDR]" after a map grant (its KEEP, and the
- * address of the slice's side once configured).  stats:FILE writes one
- * stats line to FILE, as every StatsInterval does (the slice family's
- * part only: the other modules are not there).  events reads the
- * notifications as dsrd's loop does (subscribing the first time: the
- * stand-in sends its three then), and prints "events: granted by dsrd:
+ * variable of the stand-in (FAKE_NETNS, FAKE_SLICE_ERROR,
+ * FAKE_NL80211_ERROR; an empty VALUE unsets it) before the next CONF.
+ * Before each CONF, "-- CONF" goes to $FAKE_SLICE_LOG, which then holds
+ * the requests it made; after it, one line to stdout: "CONF: failed N;
+ * granted by dsrd: IFACE=SLICE[/LEASE]...", with "+map[:PORT,...] [ADDR]"
+ * after a map grant (its KEEP, and the address of the slice's side once
+ * configured), "+PHY" after a wireless one (the phy dsrd moved into the
+ * slice).  stats:FILE writes one stats line to FILE, as every
+ * StatsInterval does (the slice family's part only: the other modules
+ * are not there).  events reads the notifications as dsrd's loop does
+ * (subscribing the first time: the stand-in sends its three then, and
+ * the ends of its wireless grants), and prints "events: granted by dsrd:
  * ..." after them.  dsrd's messages go to stderr.  Exit status 1 if a
  * CONF is invalid or the family cannot be opened.  The part it shares
  * with dsrd_mcast_run is dsrd_run.c's.
@@ -39,7 +41,7 @@ static void apply(struct dsrd *d, const struct conf *c, struct run *r,
 	sl_grant_all(d, c, r);
 }
 
-/* " IFACE=SLICE[/LEASE][+map[:PORT,...] [ADDR]]" for each of dsrd's */
+/* " IFACE=SLICE[/LEASE][+map[:PORT,...] [ADDR]|+PHY]" for each of dsrd's */
 static void print_applied(const struct dsrd *d)
 {
 	char addr[INET_ADDRSTRLEN];
@@ -53,6 +55,8 @@ static void print_applied(const struct dsrd *d)
 		printf(" %s=%s", a->ifname, a->slice);
 		if (a->lease)
 			printf("/%u", a->lease);
+		if (a->phy[0])
+			printf("+%s", a->phy);
 		if (a->mode != SLICE_MODE_MAP)
 			continue;
 		printf("+map");

@@ -6,51 +6,68 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <linux/netlink.h>
+#include <linux/sockios.h>
 #include <netlink/errno.h>
 #include <netlink/genl/genl.h>
 
 #include "fake_genl.h"
 
+static int resolve(const struct fake_family *fam, const char *name)
+{
+	const char *s = getenv(fam->absent_env);
+
+	if (strcmp(name, fam->name) || (s && !strcmp(s, "absent")))
+		return -NLE_OBJ_NOTFOUND;
+	return fam->id;
+}
+
 int genl_ctrl_resolve(struct nl_sock *sk, const char *name)
 {
-	const char *s = getenv(fake_family.absent_env);
+	int id = resolve(&fake_family, name);
 
 	(void)sk;
-	if (strcmp(name, fake_family.name) || (s && !strcmp(s, "absent")))
-		return -NLE_OBJ_NOTFOUND;
-	return fake_family.id;
+	if (id < 0 && fake_family.also)
+		id = resolve(fake_family.also, name);
+	return id;
 }
 
 /* ---- the log of requests ----------------------------------------------- */
 
-static void log_attr(FILE *f, const struct nlattr *a)
+static void log_attr(const struct fake_family *fam, FILE *f,
+		     const struct nlattr *a)
 {
 	size_t id = nla_type(a);
 	int len = nla_len(a);
 
-	if (id >= fake_family.nattrs || !fake_family.attrs[id].name) {
+	if (id >= fam->nattrs || !fam->attrs[id].name) {
 		fprintf(f, " attr%zu", id);
 		return;
 	}
-	fprintf(f, " %s=", fake_family.attrs[id].name);
-	if (fake_family.attrs[id].type != 's')
-		fake_family.log_value(f, fake_family.attrs[id].type, a);
+	fprintf(f, " %s=", fam->attrs[id].name);
+	if (fam->attrs[id].type != 's')
+		fam->log_value(f, fam->attrs[id].type, a);
 	else
 		fprintf(f, "%.*s%s", len, (const char *)nla_data(a),
 			len && !((const char *)nla_data(a))[len - 1] ?
 			"" : "(no NUL)");
 }
 
-static void log_request(struct nl_msg *msg)
+static void log_request(const struct fake_family *fam, struct nl_sock *sk,
+			struct nl_msg *msg)
 {
 	struct nlmsghdr *nlh = nlmsg_hdr(msg);
 	struct genlmsghdr *gh = nlmsg_data(nlh);
-	const char *path = getenv(fake_family.log_env);
+	const char *path = getenv(fam->log_env);
 	struct nlattr *a;
 	FILE *f;
 	int rem;
@@ -59,12 +76,14 @@ static void log_request(struct nl_msg *msg)
 	if (!f)
 		return;
 	fprintf(f, "%s flags=%s v%u",
-		gh->cmd < fake_family.ncmds && fake_family.cmd_names[gh->cmd] ?
-		fake_family.cmd_names[gh->cmd] : "unknown",
+		gh->cmd < fam->ncmds && fam->cmd_names[gh->cmd] ?
+		fam->cmd_names[gh->cmd] : "unknown",
 		nlh->nlmsg_flags & NLM_F_DUMP ? "dump" : "0", gh->version);
 	nla_for_each_attr(a, genlmsg_attrdata(gh, 0), genlmsg_attrlen(gh, 0),
 			  rem)
-		log_attr(f, a);
+		log_attr(fam, f, a);
+	if (fam->log_extra)
+		fam->log_extra(f, sk);
 	fputc('\n', f);
 	if (f != stderr)
 		fclose(f);
@@ -72,16 +91,20 @@ static void log_request(struct nl_msg *msg)
 
 struct nlmsghdr *fake_request(struct nl_sock *sk, struct nl_msg *msg)
 {
+	const struct fake_family *fam = &fake_family;
 	struct nlmsghdr *nlh;
 
 	nl_complete_msg(sk, msg);
 	nlh = nlmsg_hdr(msg);
-	if (nlh->nlmsg_type != fake_family.id) {
+	if (nlh->nlmsg_type != fam->id && fam->also &&
+	    nlh->nlmsg_type == fam->also->id)
+		fam = fam->also;
+	if (nlh->nlmsg_type != fam->id) {
 		fprintf(stderr, "%s: a request of family %u\n", fake_family.who,
 			nlh->nlmsg_type);
 		exit(99);
 	}
-	log_request(msg);
+	log_request(fam, sk, msg);
 	return nlh;
 }
 
@@ -96,7 +119,90 @@ int fake_env_error(struct nl_sock *sk, const struct nlmsghdr *req)
 	return 1;
 }
 
+/* ---- network namespaces ------------------------------------------------ */
+
+ino_t fake_fd_ns(int fd)
+{
+	struct stat st;
+
+	return fd >= 0 && !fstat(fd, &st) ? st.st_ino : 0;
+}
+
+ino_t fake_path_ns(const char *path)
+{
+	struct stat st;
+
+	return path && !stat(path, &st) ? st.st_ino : 0;
+}
+
+/* a file descriptor of @sk's namespace (needs CAP_NET_ADMIN there), or -1 */
+static int sk_ns_fd(struct nl_sock *sk)
+{
+	return ioctl(nl_socket_get_fd(sk), SIOCGSKNS);
+}
+
+ino_t fake_sk_ns(struct nl_sock *sk)
+{
+	int fd = sk_ns_fd(sk);
+	ino_t ino;
+
+	if (fd < 0)
+		return fake_path_ns("/proc/thread-self/ns/net");
+	ino = fake_fd_ns(fd);
+	close(fd);
+	return ino;
+}
+
 /* ---- replies ------------------------------------------------------------ */
+
+/*
+ * A socket to send from, in @sk's namespace: made there once (entering
+ * it for a moment), kept for the next reply.  Where the namespace cannot
+ * be had (not root), one of ours, as before.
+ */
+#define SENDERS_MAX	8
+
+static int sender(struct nl_sock *sk)
+{
+	static struct {
+		ino_t ino;
+		int fd;
+	} made[SENDERS_MAX];
+	static size_t n;
+	int ns = sk_ns_fd(sk), own = -1, fd;
+	ino_t ino = fake_fd_ns(ns);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (made[i].ino == ino) {
+			if (ns >= 0)
+				close(ns);
+			return made[i].fd;
+		}
+	if (ns >= 0) {
+		own = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+		if (own < 0 || setns(ns, CLONE_NEWNET)) {
+			if (own >= 0)
+				close(own);
+			own = -1;
+		}
+		close(ns);
+	}
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (own >= 0) {
+		if (setns(own, CLONE_NEWNET)) {
+			fprintf(stderr, "%s: cannot return to our namespace\n",
+				fake_family.who);
+			exit(99);
+		}
+		close(own);
+	}
+	if (fd >= 0 && n < SENDERS_MAX) {
+		made[n].ino = ino;
+		made[n++].fd = fd;
+	}
+	return fd;
+}
 
 void fake_deliver(struct nl_sock *sk, const void *buf, size_t len)
 {
@@ -104,10 +210,8 @@ void fake_deliver(struct nl_sock *sk, const void *buf, size_t len)
 		.nl_family = AF_NETLINK,
 		.nl_pid = nl_socket_get_local_port(sk),
 	};
-	static int fd = -1;
+	int fd = sender(sk);
 
-	if (fd < 0)
-		fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
 	if (fd < 0 || sendto(fd, buf, len, 0, (struct sockaddr *)&to,
 			     sizeof(to)) < 0) {
 		fprintf(stderr, "%s: send: %s\n", fake_family.who,

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include <netlink/attr.h>
 #include <netlink/msg.h>
@@ -44,6 +45,10 @@ struct fake_family {
 	size_t nattrs;
 	/* logs the value of @a, of @type (not 's') */
 	void (*log_value)(FILE *f, char type, const struct nlattr *a);
+	/* after a request's attributes, if set: more of it (" sk=node") */
+	void (*log_extra)(FILE *f, struct nl_sock *sk);
+	/* a second family the stand-in answers too, if set (nl80211) */
+	const struct fake_family *also;
 };
 
 /* the stand-in's family */
@@ -52,9 +57,10 @@ extern const struct fake_family fake_family FAKE_HIDDEN;
 /*
  * fake_family, of the stand-in @who ("fake_dsr") for the family @name,
  * resolved to @id; @env is its variables' prefix ("FAKE_DSR": $FAKE_DSR,
- * $FAKE_DSR_LOG, $FAKE_DSR_ERROR), @cmds and @attrs its arrays
+ * $FAKE_DSR_LOG, $FAKE_DSR_ERROR), @cmds and @attrs its arrays; then any
+ * other member (".also = &other")
  */
-#define FAKE_FAMILY(who_, name_, id_, env_, cmds_, attrs_, log_value_)	\
+#define FAKE_FAMILY(who_, name_, id_, env_, cmds_, attrs_, log_value_, ...) \
 	const struct fake_family fake_family = {			\
 		.who = who_, .name = name_, .id = id_,			\
 		.absent_env = env_, .log_env = env_ "_LOG",		\
@@ -62,20 +68,24 @@ extern const struct fake_family fake_family FAKE_HIDDEN;
 		.ncmds = sizeof(cmds_) / sizeof((cmds_)[0]),		\
 		.attrs = attrs_,					\
 		.nattrs = sizeof(attrs_) / sizeof((attrs_)[0]),		\
-		.log_value = log_value_,				\
+		.log_value = log_value_, __VA_ARGS__			\
 	}
 
 /*
  * nl_send_auto()'s first steps: @msg completed, its family checked (exit 99
- * if another's), logged; its header.  Then, if $error_env is set, that
- * error is the answer: true.
+ * if neither fake_family's nor its second one's), logged; its header.
+ * Then, if fake_family's $error_env is set, that error is the answer: true.
  */
 FAKE_HIDDEN struct nlmsghdr *fake_request(struct nl_sock *sk,
 					  struct nl_msg *msg);
 FAKE_HIDDEN int fake_env_error(struct nl_sock *sk,
 			       const struct nlmsghdr *req);
 
-/* Send @len bytes at @buf to ahctl's socket @sk (exit 99 if it cannot). */
+/*
+ * Send @len bytes at @buf to ahctl's socket @sk (exit 99 if it cannot),
+ * from a socket of @sk's network namespace (ports are per namespace: a
+ * socket ahctl made in a slice's namespace is not reached from ours).
+ */
 FAKE_HIDDEN void fake_deliver(struct nl_sock *sk, const void *buf,
 			      size_t len);
 /* fake_deliver() @msg, then free it */
@@ -86,5 +96,13 @@ FAKE_HIDDEN void fake_send_error(struct nl_sock *sk,
 				 const char *text);
 /* the NLMSG_DONE that ends a dump */
 FAKE_HIDDEN void fake_send_done(struct nl_sock *sk, uint32_t seq);
+
+/*
+ * The inode of a network namespace (0 if it cannot be had): that of @sk
+ * (SIOCGSKNS, else the thread's), of file descriptor @fd, of file @path
+ */
+FAKE_HIDDEN ino_t fake_sk_ns(struct nl_sock *sk);
+FAKE_HIDDEN ino_t fake_fd_ns(int fd);
+FAKE_HIDDEN ino_t fake_path_ns(const char *path);
 
 #endif /* FAKE_GENL_H */

@@ -44,9 +44,37 @@ fake_start() {
 	# The main shell's only: a child that the test kills before it has
 	# exec'd (or reset its traps; test_ahctl_slice.sh's monitor()) runs
 	# the EXIT trap too, and took $TMP away under every test after it
-	# (their output had nowhere to go).
-	trap '[[ $BASHPID == "$$" ]] && rm -rf "$TMP"' EXIT
+	# (their output had nowhere to go).  It ends slice_netns_start's
+	# process too.
+	SLICE_PID=
+	trap '[[ $BASHPID == "$$" ]] && { [[ -z $SLICE_PID ]] ||
+		kill "$SLICE_PID" 2>/dev/null; rm -rf "$TMP"; }' EXIT
 	LOG=$TMP/requests
+}
+
+# slice_netns_start: a network namespace of its own for the slice of the
+# wireless tests, that of a process (unshare -n sleep): $SLICE_PID, its
+# pid, $SLICE_NS, its /proc/PID/ns/net (the stand-in's $FAKE_NETNS_PATH:
+# /run/netns/$FAKE_NETNS opens it), $SLICE_INO, its inode.  Where there is
+# none (not root), $SLICE_PID is empty.
+slice_netns_start() {
+	local own i
+	SLICE_PID= SLICE_NS= SLICE_INO=
+	unshare -n true 2>/dev/null || return 0
+	own=$(stat -L -c %i /proc/self/ns/net)
+	unshare -n sleep 600 < /dev/null > /dev/null 2>&1 &
+	SLICE_PID=$!
+	# until unshare has made it and exec'd
+	for ((i = 0; i < 100; i++)); do
+		SLICE_INO=$(stat -L -c %i "/proc/$SLICE_PID/ns/net" 2>/dev/null)
+		if [[ -n $SLICE_INO && $SLICE_INO != "$own" ]]; then
+			SLICE_NS=/proc/$SLICE_PID/ns/net
+			return 0
+		fi
+		sleep 0.02
+	done
+	kill "$SLICE_PID" 2>/dev/null
+	SLICE_PID= SLICE_INO=
 }
 
 # dsrd_start SO ABSENT RUNNER: fake_start of $RUN, the RUNNER built here

@@ -6,24 +6,53 @@
  * host that cannot load the module:
  *
  * - genl_ctrl_resolve() finds family "slice" (FAKE_SLICE=absent: it is
- *   not there, as without the module);
+ *   not there, as without the module), and "nl80211" (below);
  * - nl_send_auto() writes the request as one line to $FAKE_SLICE_LOG
  *   ("grant flags=0 ifname=eth1 netns_fd=net name=red lease=60"; a file
  *   descriptor of a network namespace is "net", a KEEP nest
  *   "keep=22,51820") and answers it from userspace, over a netlink
  *   socket of its own, to ahctl's port: GET with three canned grants
- *   (the third in map mode), everything else with an ACK, or with the
- *   error $FAKE_SLICE_ERROR ("ERRNO:extack message");
- * - a map grant it ACKed is remembered by the process: a GET of its
- *   interface then answers with it (before the canned ones), mapping
- *   $FAKE_SLICE_ADDR (default 192.0.2.7) to the slice's interface of the
- *   same name and index 99997; the canned map grant's is 99998.  The
- *   tests make interfaces of those indexes in a network namespace of
- *   their own; no host has them, so what is configured on them never
- *   reaches a host's interfaces;
+ *   (the third in map mode; as a module before SLICE_A_STATE sends them:
+ *   no STATE, PHY or SLICE_NETNS_INO), everything else with an ACK, or
+ *   with the error $FAKE_SLICE_ERROR ("ERRNO:extack message");
+ * - a grant it ACKed is remembered by the process, as the module sends
+ *   it (STATE active, SLICE_NETNS_INO): a GET of its interface then
+ *   answers with it (before the canned ones), a REVOKE forgets it.  A map
+ *   grant maps $FAKE_SLICE_ADDR (default 192.0.2.7) to the slice's
+ *   interface of the same name and index 99997; the canned map grant's
+ *   is 99998.  The tests make interfaces of those indexes in a network
+ *   namespace of their own; no host has them, so what is configured on
+ *   them never reaches a host's interfaces;
+ * - two wireless interfaces, wlp1s0 (index 11 in the node, 21 in a
+ *   slice; wiphy 4, "phy4") and wlp2s0 (12, 22; wiphy 5, "phy5"), whose
+ *   grants in move mode go as the module's do: PHY_WAIT until nl80211
+ *   moves the phy into the slice (ACTIVE), RETURNING after a REVOKE (a
+ *   second one changes nothing) until the phy is back in the node, gone
+ *   after the next GET then (the module's work frees it a moment
+ *   later); a GRANT of one granted is refused (EBUSY).  They are in GET
+ *   dumps after the canned grants.  $FAKE_SLICE_RADIOS
+ *   ("wlp1s0=active,wlp2s0=returning:blue") has them granted already,
+ *   to slice red (or the label after ':'): phy-wait, active, returning,
+ *   moved (returning, the phy in yet another namespace, as when the
+ *   slice moved it on), or orphan (returning, the slice's namespace
+ *   gone: no SLICE_NETNS_INO; gone after two GETs, as cfg80211 moves
+ *   the phy); their slice's namespace is $FAKE_NETNS_PATH's (below), or
+ *   the inode $FAKE_SLICE_INO;
+ * - the stand-in for nl80211 (family "nl80211"; FAKE_NL80211=absent: not
+ *   there) knows those two, each in the namespace its phy is in: it
+ *   logs to $FAKE_SLICE_LOG too ("set_wiphy_netns flags=0 v0 wiphy=4
+ *   netns_fd=slice sk=node": a namespace is "node", ours when the
+ *   process started, "slice", $FAKE_NETNS_PATH's, or "ns:INODE"; sk= is
+ *   the requesting socket's), answers NL80211_CMD_GET_INTERFACE of an
+ *   index of the requester's namespace and NL80211_CMD_SET_WIPHY_NETNS
+ *   of a wiphy there (else ENODEV), or that with the error
+ *   $FAKE_NL80211_ERROR ("ERRNO:extack message");
  * - joining a multicast group sends a GRANT, a REVOKE (expired) and the
- *   GRANT of the map grant with a new address;
- * - open("/run/netns/$FAKE_NETNS") opens our own namespace.
+ *   GRANT of the map grant with a new address; then, for each wireless
+ *   grant, its end: a REVOKE, RETURNING (expired) of an active one, and
+ *   of one waiting for its phy (no-phy), gone;
+ * - open("/run/netns/$FAKE_NETNS") opens $FAKE_NETNS_PATH (a namespace
+ *   of the test's: a process's /proc/PID/ns/net), or our own namespace.
  *
  * Nothing reaches the kernel's generic netlink families; rtnetlink
  * requests do.  What it shares with fake_dsr.c is in fake_genl.c.
@@ -36,6 +65,7 @@
 #include <limits.h>
 #include <net/if.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +77,7 @@
 #include <linux/nsfs.h>
 
 #include <linux/netlink.h>
+#include <linux/nl80211.h>
 #include <netlink/attr.h>
 #include <netlink/errno.h>
 #include <netlink/genl/genl.h>
@@ -89,6 +120,11 @@ struct grant {
 	const char *addr;	/* map: ADDR, dotted */
 	uint16_t keep[SLICE_KEEP_MAX + 1];
 	int nkeep;
+	/* as this module: STATE, PHY if any, SLICE_NETNS_INO if not 0 */
+	bool stateful;
+	uint8_t state;
+	const char *phy;
+	uint32_t netns_ino;
 };
 
 /*
@@ -108,9 +144,49 @@ static const struct grant grants[] = {
 	  .nkeep = 2 },
 };
 
-/* the map grant this process made, answered by GET */
-static struct grant made;
-static char made_ifname[IFNAMSIZ], made_name[SLICE_NAME_MAX];
+#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* the grants this process made (but of the wireless interfaces) */
+static struct made {
+	bool used;
+	struct grant g;
+	char ifname[IFNAMSIZ], name[SLICE_NAME_MAX], addr[INET_ADDRSTRLEN];
+} made[8];
+
+/* the wireless interfaces, and their grants */
+static struct radio {
+	const char *ifname;
+	uint32_t ifindex, slice_ifindex, wiphy;
+	const char *phy;
+	ino_t at;		/* the namespace its phy is in */
+	bool out;		/* not in the node: its index is slice_ifindex */
+	bool granted;
+	uint8_t state;
+	ino_t slice;		/* the grant's slice; 0: its namespace went */
+	char name[SLICE_NAME_MAX];
+	uint32_t lease;
+	int gets;		/* > 0: the grant goes after that many GETs */
+} radios[] = {
+	{ .ifname = "wlp1s0", .ifindex = 11, .slice_ifindex = 21,
+	  .wiphy = 4, .phy = "phy4" },
+	{ .ifname = "wlp2s0", .ifindex = 12, .slice_ifindex = 22,
+	  .wiphy = 5, .phy = "phy5" },
+};
+
+static ino_t node_ns;	/* ours, when the process started */
+
+__attribute__((constructor)) static void fake_init(void)
+{
+	node_ns = fake_path_ns("/proc/self/ns/net");
+}
+
+/* the slice's namespace of the tests: $FAKE_NETNS_PATH's, else ours */
+static ino_t slice_ns(void)
+{
+	ino_t ino = fake_path_ns(getenv("FAKE_NETNS_PATH"));
+
+	return ino ? ino : node_ns;
+}
 
 int genl_ctrl_resolve_grp(struct nl_sock *sk, const char *family,
 			  const char *grp)
@@ -161,8 +237,183 @@ static void log_value(FILE *f, char type, const struct nlattr *a)
 	}
 }
 
+/* ---- the stand-in for nl80211 ------------------------------------------ */
+
+static const char *const nl_cmd_names[NL80211_CMD_SET_WIPHY_NETNS + 1] = {
+	[NL80211_CMD_GET_INTERFACE] = "get_interface",
+	[NL80211_CMD_SET_WIPHY_NETNS] = "set_wiphy_netns",
+};
+
+/* w: u32, n: a network namespace's file descriptor */
+static const struct fake_attr nl_attrs[NL80211_ATTR_NETNS_FD + 1] = {
+	[NL80211_ATTR_WIPHY] = { "wiphy", 'w' },
+	[NL80211_ATTR_IFINDEX] = { "ifindex", 'w' },
+	[NL80211_ATTR_NETNS_FD] = { "netns_fd", 'n' },
+};
+
+/* "node", "slice" or "ns:INODE" */
+static void log_ns(FILE *f, ino_t ino)
+{
+	if (ino && ino == node_ns)
+		fputs("node", f);
+	else if (ino && ino == slice_ns())
+		fputs("slice", f);
+	else
+		fprintf(f, "ns:%lu", (unsigned long)ino);
+}
+
+static void nl_log_value(FILE *f, char type, const struct nlattr *a)
+{
+	if (type == 'n' && nla_len(a) == 4)
+		log_ns(f, fake_fd_ns((int)nla_get_u32(a)));
+	else
+		log_value(f, type, a);
+}
+
+/* the namespace of the socket that sent the request */
+static void nl_log_sk(FILE *f, struct nl_sock *sk)
+{
+	fputs(" sk=", f);
+	log_ns(f, fake_sk_ns(sk));
+}
+
+static const struct fake_family nl80211 = {
+	.who = "fake_slice", .name = NL80211_GENL_NAME, .id = 0x1f02,
+	.absent_env = "FAKE_NL80211", .log_env = "FAKE_SLICE_LOG",
+	.error_env = "FAKE_NL80211_ERROR", .cmd_names = nl_cmd_names,
+	.ncmds = ARRAY_LEN(nl_cmd_names), .attrs = nl_attrs,
+	.nattrs = ARRAY_LEN(nl_attrs), .log_value = nl_log_value,
+	.log_extra = nl_log_sk,
+};
+
 FAKE_FAMILY("fake_slice", SLICE_GENL_NAME, 0x1f00, "FAKE_SLICE", cmd_names,
-	    attrs, log_value);
+	    attrs, log_value, .also = &nl80211);
+
+/* ---- the wireless interfaces ------------------------------------------- */
+
+static struct radio *radio_of(const char *ifname)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(radios); i++)
+		if (!strcmp(radios[i].ifname, ifname))
+			return &radios[i];
+	return NULL;
+}
+
+/* "IF=STATE[:LABEL]": granted already */
+static void radio_preset(const char *spec, ino_t slice)
+{
+	char buf[64], *state, *label;
+	struct radio *r;
+
+	snprintf(buf, sizeof(buf), "%s", spec);
+	state = strchr(buf, '=');
+	if (!state)
+		return;
+	*state++ = '\0';
+	label = strchr(state, ':');
+	if (label)
+		*label++ = '\0';
+	r = radio_of(buf);
+	if (!r)
+		return;
+	r->granted = true;
+	r->slice = slice;
+	r->at = slice;
+	r->out = true;
+	snprintf(r->name, sizeof(r->name), "%s", label ? label : "red");
+	if (!strcmp(state, "phy-wait")) {
+		r->state = SLICE_STATE_PHY_WAIT;
+		r->at = node_ns;
+		r->out = false;
+	} else if (!strcmp(state, "active")) {
+		r->state = SLICE_STATE_ACTIVE;
+	} else {
+		r->state = SLICE_STATE_RETURNING;
+		if (!strcmp(state, "moved"))
+			r->at = 2;
+		if (!strcmp(state, "orphan")) {
+			r->slice = 0;
+			r->at = 1;
+			r->gets = 2;
+		}
+	}
+}
+
+/* the first time: every phy in the node, or as $FAKE_SLICE_RADIOS says */
+static void radios_init(void)
+{
+	const char *spec = getenv("FAKE_SLICE_RADIOS"), *ino;
+	static bool done;
+	char buf[256], *item, *save;
+	ino_t slice = slice_ns();
+	size_t i;
+
+	if (done)
+		return;
+	done = true;
+	for (i = 0; i < ARRAY_LEN(radios); i++)
+		radios[i].at = node_ns;
+	ino = getenv("FAKE_SLICE_INO");
+	if (ino && *ino)
+		slice = strtoul(ino, NULL, 10);
+	if (!spec)
+		return;
+	snprintf(buf, sizeof(buf), "%s", spec);
+	for (item = strtok_r(buf, ",", &save); item;
+	     item = strtok_r(NULL, ",", &save))
+		radio_preset(item, slice);
+}
+
+/* its index where it is now */
+static uint32_t radio_ifindex(const struct radio *r)
+{
+	return r->out ? r->slice_ifindex : r->ifindex;
+}
+
+/* as the module says it */
+static struct grant radio_grant(const struct radio *r)
+{
+	struct grant g = {
+		.ifindex = r->ifindex, .ifname = r->ifname, .name = r->name,
+		.lease_left = r->lease * 1000, .stateful = true,
+		.state = r->state, .phy = r->phy,
+		.netns_ino = (uint32_t)r->slice,
+		.slice_ifindex = radio_ifindex(r),
+	};
+
+	return g;
+}
+
+/* its phy landed in namespace @to (nl80211 moved it) */
+static void radio_moved(struct radio *r, ino_t to)
+{
+	r->at = to;
+	r->out = to != node_ns;
+	if (!r->granted)
+		return;
+	switch (r->state) {
+	case SLICE_STATE_PHY_WAIT:
+		/* in the slice: ACTIVE; anywhere else: ended (phy-moved) */
+		if (to == r->slice)
+			r->state = SLICE_STATE_ACTIVE;
+		else
+			r->granted = false;
+		break;
+	case SLICE_STATE_ACTIVE:
+		/* moved by the slice: ended (phy-moved), held */
+		r->state = SLICE_STATE_RETURNING;
+		if (to == node_ns)
+			r->gets = 1;
+		break;
+	default:
+		/* back in the node (or its slice went): gone a moment later */
+		if (to == node_ns || !r->slice)
+			r->gets = 1;
+		break;
+	}
+}
 
 /* ---- replies ------------------------------------------------------------ */
 
@@ -193,6 +444,15 @@ static void send_grant(struct nl_sock *sk, uint32_t seq, int flags,
 		nla_put_u32(msg, SLICE_A_LEASE_LEFT, g->lease_left);
 	if (reason >= 0)
 		nla_put_u8(msg, SLICE_A_REASON, (uint8_t)reason);
+	/* as the module: STATE, PHY, SLICE_NETNS_INO, then ADDR and KEEP */
+	if (g->stateful) {
+		nla_put_u8(msg, SLICE_A_STATE, g->state);
+		if (g->phy)
+			nla_put_string(msg, SLICE_A_PHY, g->phy);
+		if (g->netns_ino)
+			nla_put_u32(msg, SLICE_A_SLICE_NETNS_INO,
+				    g->netns_ino);
+	}
 	/* as the module: ADDR and KEEP (maybe empty) after the others */
 	if (g->mode == SLICE_MODE_MAP) {
 		inet_pton(AF_INET, g->addr, &in);
@@ -205,48 +465,158 @@ static void send_grant(struct nl_sock *sk, uint32_t seq, int flags,
 	fake_send_msg(sk, msg);
 }
 
-/* An ACKed map grant: what GET of its interface says from now on. */
-static void remember_map(const struct nlmsghdr *req)
+static struct made *made_of(const char *ifname)
 {
-	struct nlattr *tb[SLICE_A_MAX + 1], *p;
-	const char *addr = getenv("FAKE_SLICE_ADDR");
-	uint8_t mode;
-	int rem;
+	size_t i;
 
-	if (genlmsg_parse((struct nlmsghdr *)req, 0, tb, SLICE_A_MAX, NULL) ||
-	    !tb[SLICE_A_IFNAME] || !tb[SLICE_A_MODE])
-		return;
-	mode = nla_get_u8(tb[SLICE_A_MODE]);
-	if (mode != SLICE_MODE_MAP)
-		return;
-	memset(&made, 0, sizeof(made));
-	nla_strlcpy(made_ifname, tb[SLICE_A_IFNAME], sizeof(made_ifname));
-	made_name[0] = '\0';
-	if (tb[SLICE_A_NAME])
-		nla_strlcpy(made_name, tb[SLICE_A_NAME], sizeof(made_name));
-	made.ifindex = 9;
-	made.ifname = made_ifname;
-	made.name = made_name;
-	made.mode = mode;
-	made.addr = addr ? addr : "192.0.2.7";
-	made.slice_ifindex = 99997;
-	if (tb[SLICE_A_KEEP])
-		nla_for_each_nested(p, tb[SLICE_A_KEEP], rem)
-			if (made.nkeep < SLICE_KEEP_MAX + 1 &&
-			    nla_len(p) == 2)
-				made.keep[made.nkeep++] = nla_get_u16(p);
+	for (i = 0; i < ARRAY_LEN(made); i++)
+		if (made[i].used && !strcmp(made[i].ifname, ifname))
+			return &made[i];
+	return NULL;
 }
 
-/* GET: the grant of IFNAME (or ENOENT), or a dump of both */
+/* the slice's namespace of a GRANT: NETNS_FD's, or NETNS_PID's */
+static ino_t grant_ns(struct nlattr **tb)
+{
+	char path[64];
+
+	if (tb[SLICE_A_NETNS_FD])
+		return fake_fd_ns((int)nla_get_u32(tb[SLICE_A_NETNS_FD]));
+	if (!tb[SLICE_A_NETNS_PID])
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%u/ns/net",
+		 nla_get_u32(tb[SLICE_A_NETNS_PID]));
+	return fake_path_ns(path);
+}
+
+/* An ACKed grant: what GET of its interface says from now on. */
+static void remember(struct nlattr **tb, uint8_t mode)
+{
+	const char *addr = getenv("FAKE_SLICE_ADDR");
+	struct made *m;
+	struct nlattr *p;
+	size_t i;
+	int rem;
+
+	m = made_of(nla_data(tb[SLICE_A_IFNAME]));
+	for (i = 0; !m && i < ARRAY_LEN(made); i++)
+		if (!made[i].used)
+			m = &made[i];
+	if (!m)
+		m = &made[0];
+	memset(m, 0, sizeof(*m));
+	m->used = true;
+	nla_strlcpy(m->ifname, tb[SLICE_A_IFNAME], sizeof(m->ifname));
+	if (tb[SLICE_A_NAME])
+		nla_strlcpy(m->name, tb[SLICE_A_NAME], sizeof(m->name));
+	snprintf(m->addr, sizeof(m->addr), "%s", addr ? addr : "192.0.2.7");
+	m->g.ifindex = 9;
+	m->g.ifname = m->ifname;
+	m->g.name = m->name;
+	m->g.mode = mode;
+	m->g.addr = m->addr;
+	m->g.slice_ifindex = mode == SLICE_MODE_MAP ? 99997 : 2;
+	m->g.stateful = true;
+	m->g.state = SLICE_STATE_ACTIVE;
+	m->g.netns_ino = (uint32_t)grant_ns(tb);
+	if (tb[SLICE_A_LEASE])
+		m->g.lease_left = nla_get_u32(tb[SLICE_A_LEASE]) * 1000;
+	if (tb[SLICE_A_KEEP])
+		nla_for_each_nested(p, tb[SLICE_A_KEEP], rem)
+			if (m->g.nkeep < SLICE_KEEP_MAX + 1 &&
+			    nla_len(p) == 2)
+				m->g.keep[m->g.nkeep++] = nla_get_u16(p);
+}
+
+/* GRANT: a wireless interface in move mode waits for its phy */
+static void answer_grant(struct nl_sock *sk, const struct nlmsghdr *req)
+{
+	struct nlattr *tb[SLICE_A_MAX + 1];
+	uint8_t mode = SLICE_MODE_MOVE;
+	struct radio *r;
+	char text[96];
+
+	if (genlmsg_parse((struct nlmsghdr *)req, 0, tb, SLICE_A_MAX, NULL) ||
+	    !tb[SLICE_A_IFNAME]) {
+		fake_send_error(sk, req, 0, NULL);
+		return;
+	}
+	if (tb[SLICE_A_MODE])
+		mode = nla_get_u8(tb[SLICE_A_MODE]);
+	r = radio_of(nla_data(tb[SLICE_A_IFNAME]));
+	if (!r || mode != SLICE_MODE_MOVE) {
+		remember(tb, mode);
+		fake_send_error(sk, req, 0, NULL);
+		return;
+	}
+	if (r->granted) {
+		snprintf(text, sizeof(text), "%s is granted to slice %s",
+			 r->ifname, r->name);
+		fake_send_error(sk, req, EBUSY, text);
+		return;
+	}
+	r->granted = true;
+	r->state = SLICE_STATE_PHY_WAIT;
+	r->slice = grant_ns(tb);
+	r->gets = 0;
+	r->name[0] = '\0';
+	if (tb[SLICE_A_NAME])
+		nla_strlcpy(r->name, tb[SLICE_A_NAME], sizeof(r->name));
+	r->lease = tb[SLICE_A_LEASE] ? nla_get_u32(tb[SLICE_A_LEASE]) : 0;
+	fake_send_error(sk, req, 0, NULL);
+}
+
+/* REVOKE: a wireless one that was active is held until its phy is back */
+static void answer_revoke(struct nl_sock *sk, const struct nlmsghdr *req)
+{
+	struct nlattr *tb[SLICE_A_MAX + 1];
+	struct radio *r = NULL;
+	struct made *m = NULL;
+
+	if (!genlmsg_parse((struct nlmsghdr *)req, 0, tb, SLICE_A_MAX, NULL) &&
+	    tb[SLICE_A_IFNAME]) {
+		r = radio_of(nla_data(tb[SLICE_A_IFNAME]));
+		m = made_of(nla_data(tb[SLICE_A_IFNAME]));
+	}
+	if (m)
+		m->used = false;
+	if (r && r->granted && r->state == SLICE_STATE_PHY_WAIT)
+		r->granted = false;
+	else if (r && r->granted && r->state == SLICE_STATE_ACTIVE)
+		r->state = SLICE_STATE_RETURNING;
+	fake_send_error(sk, req, 0, NULL);
+}
+
+/* a wireless grant, as GET sees it: false once it is gone */
+static bool radio_seen(struct radio *r)
+{
+	if (!r->granted)
+		return false;
+	if (r->gets > 0 && !--r->gets)
+		r->granted = false;
+	return true;
+}
+
+/* GET: the grant of IFNAME (or ENOENT), or a dump of every one */
 static void answer_get(struct nl_sock *sk, const struct nlmsghdr *req)
 {
 	struct nlattr *tb[SLICE_A_MAX + 1];
+	struct grant g;
+	struct radio *r;
+	struct made *m;
 	size_t i;
 
 	if (req->nlmsg_flags & NLM_F_DUMP) {
-		for (i = 0; i < sizeof(grants) / sizeof(grants[0]); i++)
+		for (i = 0; i < ARRAY_LEN(grants); i++)
 			send_grant(sk, req->nlmsg_seq, NLM_F_MULTI,
 				   SLICE_CMD_GET, &grants[i], -1);
+		for (i = 0; i < ARRAY_LEN(radios); i++) {
+			if (!radios[i].granted)
+				continue;
+			g = radio_grant(&radios[i]);
+			send_grant(sk, req->nlmsg_seq, NLM_F_MULTI,
+				   SLICE_CMD_GET, &g, -1);
+		}
 		fake_send_done(sk, req->nlmsg_seq);
 		return;
 	}
@@ -256,12 +626,21 @@ static void answer_get(struct nl_sock *sk, const struct nlmsghdr *req)
 				"missing interface (ifindex or ifname)");
 		return;
 	}
-	if (made.ifname && !strcmp(nla_data(tb[SLICE_A_IFNAME]), made.ifname)) {
-		send_grant(sk, req->nlmsg_seq, 0, SLICE_CMD_GET, &made, -1);
+	m = made_of(nla_data(tb[SLICE_A_IFNAME]));
+	if (m) {
+		send_grant(sk, req->nlmsg_seq, 0, SLICE_CMD_GET, &m->g, -1);
 		fake_send_error(sk, req, 0, NULL);
 		return;
 	}
-	for (i = 0; i < sizeof(grants) / sizeof(grants[0]); i++)
+	r = radio_of(nla_data(tb[SLICE_A_IFNAME]));
+	if (r && r->granted) {
+		g = radio_grant(r);
+		radio_seen(r);
+		send_grant(sk, req->nlmsg_seq, 0, SLICE_CMD_GET, &g, -1);
+		fake_send_error(sk, req, 0, NULL);
+		return;
+	}
+	for (i = 0; i < ARRAY_LEN(grants); i++)
 		if (!strcmp(nla_data(tb[SLICE_A_IFNAME]), grants[i].ifname)) {
 			send_grant(sk, req->nlmsg_seq, 0, SLICE_CMD_GET,
 				   &grants[i], -1);
@@ -269,6 +648,69 @@ static void answer_get(struct nl_sock *sk, const struct nlmsghdr *req)
 			return;
 		}
 	fake_send_error(sk, req, ENOENT, "the interface is not granted");
+}
+
+/* nl80211: the interface of an index, a phy's move, of the requester's ns */
+static void answer_nl80211(struct nl_sock *sk, const struct nlmsghdr *req)
+{
+	struct genlmsghdr *gh = nlmsg_data(req);
+	struct nlattr *tb[NL80211_ATTR_MAX + 1], *a;
+	ino_t from = fake_sk_ns(sk), to;
+	struct radio *r = NULL;
+	const char *e;
+	struct nl_msg *msg;
+	size_t i;
+
+	if (genlmsg_parse((struct nlmsghdr *)req, 0, tb, NL80211_ATTR_MAX,
+			  NULL)) {
+		fake_send_error(sk, req, EINVAL, NULL);
+		return;
+	}
+	for (i = 0; i < ARRAY_LEN(radios); i++) {
+		if (radios[i].at != from)
+			continue;
+		if (gh->cmd == NL80211_CMD_GET_INTERFACE &&
+		    tb[NL80211_ATTR_IFINDEX] &&
+		    nla_get_u32(tb[NL80211_ATTR_IFINDEX]) ==
+		    radio_ifindex(&radios[i]))
+			r = &radios[i];
+		if (gh->cmd == NL80211_CMD_SET_WIPHY_NETNS &&
+		    tb[NL80211_ATTR_WIPHY] &&
+		    nla_get_u32(tb[NL80211_ATTR_WIPHY]) == radios[i].wiphy)
+			r = &radios[i];
+	}
+	if (gh->cmd == NL80211_CMD_SET_WIPHY_NETNS) {
+		e = getenv(nl80211.error_env);
+		if (e && *e) {
+			fake_send_error(sk, req, atoi(e), strchr(e, ':') ?
+					strchr(e, ':') + 1 : NULL);
+			return;
+		}
+	}
+	if (!r) {
+		fake_send_error(sk, req, ENODEV, NULL);
+		return;
+	}
+	if (gh->cmd == NL80211_CMD_SET_WIPHY_NETNS) {
+		a = tb[NL80211_ATTR_NETNS_FD];
+		to = a ? fake_fd_ns((int)nla_get_u32(a)) : 0;
+		if (!to) {
+			fake_send_error(sk, req, EINVAL, NULL);
+			return;
+		}
+		if (to != r->at)
+			radio_moved(r, to);
+		fake_send_error(sk, req, 0, NULL);
+		return;
+	}
+	msg = nlmsg_alloc();
+	genlmsg_put(msg, 0, req->nlmsg_seq, nl80211.id, 0, 0,
+		    NL80211_CMD_NEW_INTERFACE, 0);
+	nla_put_u32(msg, NL80211_ATTR_IFINDEX, radio_ifindex(r));
+	nla_put_string(msg, NL80211_ATTR_IFNAME, r->ifname);
+	nla_put_u32(msg, NL80211_ATTR_WIPHY, r->wiphy);
+	fake_send_msg(sk, msg);
+	fake_send_error(sk, req, 0, NULL);
 }
 
 int nl_send_auto(struct nl_sock *sk, struct nl_msg *msg)
@@ -286,35 +728,60 @@ int nl_send_auto(struct nl_sock *sk, struct nl_msg *msg)
 		       dlsym(RTLD_NEXT, "nl_send_auto");
 		return real(sk, msg);
 	}
+	radios_init();
 	nlh = fake_request(sk, msg);
 	gh = nlmsg_data(nlh);
+	if (nlh->nlmsg_type == nl80211.id) {
+		answer_nl80211(sk, nlh);
+		return (int)nlh->nlmsg_len;
+	}
 	if (fake_env_error(sk, nlh))
 		return (int)nlh->nlmsg_len;
-	if (gh->cmd == SLICE_CMD_GET) {
+	if (gh->cmd == SLICE_CMD_GET)
 		answer_get(sk, nlh);
-	} else {
-		if (gh->cmd == SLICE_CMD_GRANT)
-			remember_map(nlh);
+	else if (gh->cmd == SLICE_CMD_GRANT)
+		answer_grant(sk, nlh);
+	else if (gh->cmd == SLICE_CMD_REVOKE)
+		answer_revoke(sk, nlh);
+	else
 		fake_send_error(sk, nlh, 0, NULL);
-	}
 	return (int)nlh->nlmsg_len;
 }
 
 /*
  * "joined": a GRANT and a REVOKE (expired) come in, then the map grant's
- * GRANT with a new address (the node's changed)
+ * GRANT with a new address (the node's changed); then the end of each
+ * wireless grant: an active one's lease (held until its phy is back), the
+ * wait of one whose phy did not come
  */
 int nl_socket_add_membership(struct nl_sock *sk, int group)
 {
-	struct grant moved = grants[2];
+	struct grant moved = grants[2], g;
+	size_t i;
 
 	if (group != FAKE_GROUP)
 		return -NLE_INVAL;
+	radios_init();
 	send_grant(sk, 0, 0, SLICE_CMD_GRANT, &grants[1], -1);
 	send_grant(sk, 0, 0, SLICE_CMD_REVOKE, &grants[0],
 		   SLICE_REASON_EXPIRED);
 	moved.addr = "10.1.0.9";
 	send_grant(sk, 0, 0, SLICE_CMD_GRANT, &moved, -1);
+	for (i = 0; i < ARRAY_LEN(radios); i++) {
+		if (!radios[i].granted ||
+		    radios[i].state == SLICE_STATE_RETURNING)
+			continue;
+		if (radios[i].state == SLICE_STATE_ACTIVE) {
+			radios[i].state = SLICE_STATE_RETURNING;
+			g = radio_grant(&radios[i]);
+			send_grant(sk, 0, 0, SLICE_CMD_REVOKE, &g,
+				   SLICE_REASON_EXPIRED);
+			continue;
+		}
+		g = radio_grant(&radios[i]);
+		radios[i].granted = false;
+		send_grant(sk, 0, 0, SLICE_CMD_REVOKE, &g, SLICE_REASON_NO_PHY);
+	}
 	return 0;
 }
 
@@ -322,13 +789,15 @@ int nl_socket_add_membership(struct nl_sock *sk, int group)
 
 static const char *netns_path(const char *path)
 {
-	const char *ns = getenv("FAKE_NETNS");
+	const char *ns = getenv("FAKE_NETNS"), *to = getenv("FAKE_NETNS_PATH");
 	char want[PATH_MAX];
 
 	if (!ns)
 		return path;
 	snprintf(want, sizeof(want), "/run/netns/%s", ns);
-	return strcmp(path, want) ? path : "/proc/self/ns/net";
+	if (strcmp(path, want))
+		return path;
+	return to && *to ? to : "/proc/self/ns/net";
 }
 
 int open(const char *path, int flags, ...)

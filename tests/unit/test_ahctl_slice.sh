@@ -7,7 +7,22 @@
 # mode, lease and the KEEP nest; REVOKE; GET and its dump), what it prints
 # of the replies (show as text and JSON, the kernel's extack message,
 # monitor's events, a map grant's addr and keep), and its message when the
-# module is not loaded.
+# module is not loaded.  After a grant in move mode, and after a revoke,
+# ahctl reads the grant back (GET): a wired interface's is ACTIVE (or
+# gone), and nothing more is sent.
+#
+# A wireless interface in move mode (the stand-in's wlp1s0 and wlp2s0):
+# after the GRANT, the GET says it waits for its phy, which ahctl finds in
+# the node (NL80211_CMD_GET_INTERFACE) and moves into the slice by its
+# file (NL80211_CMD_SET_WIPHY_NETNS, from a socket of the node), then the
+# GET that sees it ACTIVE; if nl80211 refuses, the REVOKE and its reason.
+# After a revoke of one the kernel holds (RETURNING), the phy is found and
+# moved back from a socket of the slice's namespace, which ahctl finds by
+# its inode (SLICE_NETNS_INO), with a file of the node's, then GETs until
+# the grant is gone.  The stand-in sees the namespaces: for these the
+# slice is a network namespace of the test's own (slice_netns_start), and
+# the tests are skipped where there is none.  show and monitor print
+# state, phy and slice_netns_ino.
 #
 # After a map grant ahctl configures the slice's side over rtnetlink, for
 # real: in a network namespace of the test's own (unshare -n), with a
@@ -176,18 +191,23 @@ expect "an unknown command" 2 "slice: unknown command 'lease'" "" -- \
 	slice lease dev eth1
 
 # ---- requests ---------------------------------------------------------------
-expect "grant by namespace: its file, its name as the label, mode, lease" \
-	0 "" "grant flags=0 v1 ifname=eth1 netns_fd=net name=red mode=0 lease=60" -- \
+GET_ETH1="get flags=0 v1 ifname=eth1"
+expect "grant by namespace: its file, its name as the label, mode, lease; a GET" \
+	0 "" "grant flags=0 v1 ifname=eth1 netns_fd=net name=red mode=0 lease=60
+$GET_ETH1" -- \
 	slice grant dev eth1 netns red mode move lease 60
 expect "grant: lease SLICE_LEASE_MAX" 0 "" \
-	"grant flags=0 v1 ifname=eth1 netns_fd=net name=red lease=2592000" -- \
+	"grant flags=0 v1 ifname=eth1 netns_fd=net name=red lease=2592000
+$GET_ETH1" -- \
 	slice grant lease 2592000 netns red dev eth1
-expect "grant by pid: no label" 0 "" "grant flags=0 v1 ifname=eth1 netns_pid=$$" -- \
+expect "grant by pid: no label" 0 "" "grant flags=0 v1 ifname=eth1 netns_pid=$$
+$GET_ETH1" -- \
 	slice grant dev eth1 netns pid $$
 expect "grant: a namespace that is not there is not sent" 1 \
 	"ahctl: cannot open network namespace \"blue\": No such file or directory" "" -- \
 	slice grant dev eth1 netns blue
-expect "revoke" 0 "" "revoke flags=0 v1 ifname=eth1" -- slice revoke dev eth1
+expect "revoke: a GET, which finds no grant" 0 "" "revoke flags=0 v1 ifname=eth1
+$GET_ETH1" -- slice revoke dev eth1
 expect "show: a dump" 0 "" "get flags=dump v1" -- slice show
 expect "ahctl slice alone: show" 0 "" "get flags=dump v1" -- slice
 expect "show dev: a GET of it" 0 "" "get flags=0 v1 ifname=wlan0" -- \
@@ -259,8 +279,8 @@ FAKE_SLICE_ERROR="16:wlan0 is granted to slice red" expect \
 	"grant flags=0 v1 ifname=wlan0 netns_fd=net name=red" -- \
 	slice grant dev wlan0 netns red
 
-# monitor ARGS...: what it printed of the three events, and its exit
-# status on SIGTERM.  The file is emptied before ahctl starts: the background
+# monitor ARGS...: what it printed of the three events (or $MON_LINES),
+# and its exit status on SIGTERM.  The file is emptied before ahctl starts: the background
 # child truncates it only once it runs, and until then the wait below
 # would count the lines of the monitor before and kill this one early.
 monitor() {
@@ -269,7 +289,7 @@ monitor() {
 	LD_PRELOAD=$FAKE "$AHCTL" "$@" > "$TMP/mon" 2>&1 &
 	pid=$!
 	for ((i = 0; i < 100; i++)); do
-		(($(wc -l < "$TMP/mon") >= 3)) && break
+		(($(wc -l < "$TMP/mon") >= ${MON_LINES:-3})) && break
 		sleep 0.05
 	done
 	kill -TERM "$pid"
@@ -292,6 +312,131 @@ exit $rc" \
 {"event":"revoke","ifindex":5,"ifname":"wlan1","name":"","mode":"move","age":42,"slice_ifindex":2,"slice_ifname":"wlan1","rx_packets":0,"rx_bytes":0,"tx_packets":1,"tx_bytes":90,"reason":"expired","spoofed":0}
 {"event":"grant","ifindex":7,"ifname":"wlan2","name":"blue","mode":"map","age":700,"slice_ifindex":99998,"slice_ifname":"wlan2","rx_packets":4,"rx_bytes":336,"tx_packets":3,"tx_bytes":252,"spoofed":2,"addr":"10.1.0.9","keep":[22,51820]}
 exit 0'
+
+# ---- wireless interfaces in move mode: the phy ------------------------------
+# wlp1s0: index 11 in the node, 21 in a slice, wiphy 4 (phy4); wlp2s0: 12,
+# 22, wiphy 5 (phy5).  "sk=" is the namespace of the socket that asked.
+slice_netns_start
+GET_W1="get flags=0 v1 ifname=wlp1s0"
+WGRANT="get_interface flags=0 v0 ifindex=11 sk=node
+set_wiphy_netns flags=0 v0 wiphy=4 netns_fd=slice sk=node"
+WBACK="get_interface flags=0 v0 ifindex=21 sk=slice
+set_wiphy_netns flags=0 v0 wiphy=4 netns_fd=node sk=slice"
+# wexpect: expect, the slice being $SLICE_NS; skipped without it
+wexpect() {
+	if [[ -z $SLICE_PID ]]; then
+		result 1 "$1 # SKIP no network namespace of our own (unshare -n as root)"
+		return
+	fi
+	FAKE_NETNS_PATH=$SLICE_NS expect "$@"
+}
+wexpect "grant wireless: GET, the phy found in the node and moved into the slice by its file, ACTIVE" \
+	0 "" "grant flags=0 v1 ifname=wlp1s0 netns_fd=net name=red
+$GET_W1
+$WGRANT
+$GET_W1" -- slice grant dev wlp1s0 netns red
+wexpect "grant wireless by pid: the phy moved into that process's namespace" \
+	0 "" "grant flags=0 v1 ifname=wlp1s0 netns_pid=$SLICE_PID mode=0 lease=30
+$GET_W1
+$WGRANT
+$GET_W1" -- slice grant dev wlp1s0 netns pid "$SLICE_PID" mode move lease 30
+FAKE_NL80211_ERROR="1:no CAP_NET_ADMIN over the slice" wexpect \
+	"grant wireless: nl80211 refuses the move: its reason, the grant revoked, exit 1" 1 \
+	"ahctl: slice wlp1s0: cannot move phy4 into slice red: Operation not permitted: no CAP_NET_ADMIN over the slice
+ahctl: slice wlp1s0: phy4 did not move into the slice; the grant is revoked" \
+	"grant flags=0 v1 ifname=wlp1s0 netns_fd=net name=red
+$GET_W1
+$WGRANT
+revoke flags=0 v1 ifname=wlp1s0" -- slice grant dev wlp1s0 netns red
+FAKE_NL80211_ERROR="95" wexpect \
+	"grant wireless: a refusal without a message: errno alone" 1 \
+	"ahctl: slice wlp2s0: cannot move phy5 into slice red: Operation not supported
+ahctl: slice wlp2s0: phy5 did not move into the slice; the grant is revoked" \
+	"grant flags=0 v1 ifname=wlp2s0 netns_fd=net name=red
+get flags=0 v1 ifname=wlp2s0
+get_interface flags=0 v0 ifindex=12 sk=node
+set_wiphy_netns flags=0 v0 wiphy=5 netns_fd=slice sk=node
+revoke flags=0 v1 ifname=wlp2s0" -- slice grant dev wlp2s0 netns red
+FAKE_SLICE_RADIOS=wlp1s0=returning wexpect \
+	"grant wireless while its phy is on its way back: EBUSY, nothing moved" 1 \
+	"ahctl: Device or resource busy: wlp1s0 is granted to slice red" \
+	"grant flags=0 v1 ifname=wlp1s0 netns_fd=net name=red" -- \
+	slice grant dev wlp1s0 netns red
+FAKE_SLICE_RADIOS=wlp1s0=active wexpect \
+	"revoke wireless: the phy moved back from inside the slice with the node's file; GET until gone" \
+	0 "" "revoke flags=0 v1 ifname=wlp1s0
+$GET_W1
+$WBACK
+$GET_W1
+$GET_W1" -- slice revoke dev wlp1s0
+FAKE_SLICE_RADIOS=wlp2s0=returning:green wexpect \
+	"revoke again, the label not a namespace here: the slice's found by its inode in /proc" \
+	0 "" "revoke flags=0 v1 ifname=wlp2s0
+get flags=0 v1 ifname=wlp2s0
+get_interface flags=0 v0 ifindex=22 sk=slice
+set_wiphy_netns flags=0 v0 wiphy=5 netns_fd=node sk=slice
+get flags=0 v1 ifname=wlp2s0
+get flags=0 v1 ifname=wlp2s0" -- slice revoke dev wlp2s0
+FAKE_SLICE_RADIOS=wlp1s0=orphan wexpect \
+	"revoke wireless, the slice's namespace gone: said, the grant waited for, exit 0" 0 \
+	"ahctl: slice wlp1s0: the slice's network namespace is gone: cfg80211 handed phy4 to the initial network namespace" \
+	"revoke flags=0 v1 ifname=wlp1s0
+$GET_W1
+$GET_W1
+$GET_W1" -- slice revoke dev wlp1s0
+FAKE_SLICE_INO=1 FAKE_SLICE_RADIOS=wlp1s0=returning wexpect \
+	"revoke wireless, no namespace of the slice's inode: said, exit 1" 1 \
+	"ahctl: slice wlp1s0: the slice's network namespace (inode 1) is in neither /run/netns nor /proc: phy4 stays there
+ahctl: slice wlp1s0: revoked, but phy4 is not back in the node: the interface stays down until it is (ahctl slice revoke dev wlp1s0 tries again)" \
+	"revoke flags=0 v1 ifname=wlp1s0
+$GET_W1" -- slice revoke dev wlp1s0
+FAKE_SLICE_RADIOS=wlp1s0=moved wexpect \
+	"revoke wireless, the phy moved on by the slice: not found there, said, exit 1" 1 \
+	"ahctl: slice wlp1s0: cannot find phy4 in slice red's namespace (as interface 21, wlp1s0): No such device" \
+	"revoke flags=0 v1 ifname=wlp1s0
+$GET_W1
+get_interface flags=0 v0 ifindex=21 sk=slice
+$GET_W1" -- slice revoke dev wlp1s0
+
+# show and monitor: the slice's namespace is ours here
+INO=$(stat -L -c %i /proc/self/ns/net)
+FAKE_SLICE_RADIOS=wlp1s0=phy-wait,wlp2s0=returning run slice show
+same "show: a wireless grant's state (unless active), phy and slice_netns_ino; in ifindex order" \
+	"$(tail -n 2 <<< "$stdout")" \
+"wlp1s0 netns red mode move state phy-wait phy phy4 slice_ifname wlp1s0 slice_netns_ino $INO age 0ms lease none rx_packets 0 rx_bytes 0 tx_packets 0 tx_bytes 0 spoofed 0
+wlp2s0 netns red mode move state returning phy phy5 slice_ifname wlp2s0 slice_netns_ino $INO age 0ms lease none rx_packets 0 rx_bytes 0 tx_packets 0 tx_bytes 0 spoofed 0"
+FAKE_SLICE_RADIOS=wlp1s0=active,wlp2s0=orphan run slice show
+same "show: active is not said; the slice's namespace gone: no slice_netns_ino" \
+	"$(tail -n 2 <<< "$stdout")" \
+"wlp1s0 netns red mode move phy phy4 slice_ifname wlp1s0 slice_netns_ino $INO age 0ms lease none rx_packets 0 rx_bytes 0 tx_packets 0 tx_bytes 0 spoofed 0
+wlp2s0 netns red mode move state returning phy phy5 slice_ifname wlp2s0 age 0ms lease none rx_packets 0 rx_bytes 0 tx_packets 0 tx_bytes 0 spoofed 0"
+FAKE_SLICE_RADIOS=wlp1s0=active run -j slice show dev wlp1s0
+same "show -j: state, phy and slice_netns_ino as keys" "$stdout" \
+"[{\"ifindex\":11,\"ifname\":\"wlp1s0\",\"name\":\"red\",\"mode\":\"move\",\"age\":0,\"slice_ifindex\":21,\"slice_ifname\":\"wlp1s0\",\"rx_packets\":0,\"rx_bytes\":0,\"tx_packets\":0,\"tx_bytes\":0,\"spoofed\":0,\"state\":\"active\",\"phy\":\"phy4\",\"slice_netns_ino\":$INO}]"
+FAKE_SLICE_RADIOS=wlp1s0=phy-wait,wlp2s0=returning run -j slice show
+if python3 -c 'import json, sys
+d = json.load(sys.stdin)
+assert [(g["ifname"], g.get("state"), g.get("phy")) for g in d] == [
+	("wlan0", None, None), ("wlan1", None, None), ("wlan2", None, None),
+	("wlp1s0", "phy-wait", "phy4"), ("wlp2s0", "returning", "phy5")]' \
+	<<< "$stdout" 2>/dev/null; then
+	result 1 "show -j: \"phy-wait\" and \"returning\"; none of a module without STATE"
+else
+	result 0 "show -j: \"phy-wait\" and \"returning\"; none of a module without STATE" "got: $stdout"
+fi
+FAKE_SLICE_RADIOS=wlp1s0=active,wlp2s0=phy-wait MON_LINES=5 monitor slice monitor
+same "monitor: a wireless lease's end (returning, expired), a phy that did not come (no-phy)" \
+	"$(tail -n 2 <<< "$stdout")
+exit $rc" \
+"revoke wlp1s0 netns red mode move age 0ms slice_ifindex 21 slice_ifname wlp1s0 rx_packets 0 rx_bytes 0 tx_packets 0 tx_bytes 0 reason expired spoofed 0 state returning phy phy4 slice_netns_ino $INO
+revoke wlp2s0 netns red mode move age 0ms slice_ifindex 12 slice_ifname wlp2s0 rx_packets 0 rx_bytes 0 tx_packets 0 tx_bytes 0 reason no-phy spoofed 0 state phy-wait phy phy5 slice_netns_ino $INO
+exit 0"
+FAKE_SLICE_RADIOS=wlp1s0=active MON_LINES=4 monitor slice monitor -j
+same "monitor -j: the state and phy of a wireless grant's end" \
+	"$(tail -n 1 <<< "$stdout")
+exit $rc" \
+"{\"event\":\"revoke\",\"ifindex\":11,\"ifname\":\"wlp1s0\",\"name\":\"red\",\"mode\":\"move\",\"age\":0,\"slice_ifindex\":21,\"slice_ifname\":\"wlp1s0\",\"rx_packets\":0,\"rx_bytes\":0,\"tx_packets\":0,\"tx_bytes\":0,\"reason\":\"expired\",\"spoofed\":0,\"state\":\"returning\",\"phy\":\"phy4\",\"slice_netns_ino\":$INO}
+exit 0"
 
 # ---- no module --------------------------------------------------------------
 for args in "slice show" "slice grant dev eth1 netns red" "slice revoke dev eth1" \

@@ -126,7 +126,8 @@ check "slice: every SLICE_A_* has a name (but PAD)" \
 			if (a != "SLICE_A_UNSPEC" && a != "SLICE_A_PAD") print tolower(substr(a, 9))
 		}' "$ROOT/include/uapi/linux/ah_slice.h" | paste -sd' ')" \
 	"$(words "$(attr_names slice)")"
-# every value of enum slice_mode and slice_reason (but the __MAX) named
+# every value of enum slice_mode, slice_reason and slice_state (but the
+# __MAX) named
 enum_count() {	# ENUM
 	awk -v e="enum $1 {" '$0 == e { s = 1; next } s && /^}/ { exit }
 		s && /^[[:space:]]*SLICE_[A-Z0-9_]+,/ && !/__/ { n++ }
@@ -136,6 +137,8 @@ check "slice: every SLICE_MODE_* has a name" "$(enum_count slice_mode)" \
 	"$(enum_names slice mode | wc -l)"
 check "slice: every SLICE_REASON_* has a name" "$(enum_count slice_reason)" \
 	"$(enum_names slice reason | wc -l)"
+check "slice: every SLICE_STATE_* has a name" "$(enum_count slice_state)" \
+	"$(enum_names slice state | wc -l)"
 # the .B/.BR words of a subsection of a section of ahctl.8
 man_sub_words() {	# SECTION-HEADER SUBSECTION
 	awk -v h="$1" -v ss=".SS $2" '$0 == h { s = 1; next } s && /^\.SH/ { exit }
@@ -147,13 +150,17 @@ man_sub_words() {	# SECTION-HEADER SUBSECTION
 check "docs/ahctl.8 describes every slice JSON key" "" \
 	"$(missing "$(words "$(attr_names slice)")" \
 		"$(words "$(man_sub_words ".SH SLICE" "JSON output")")")"
-# the reasons as JSON strings, \(dqNAME\(dq, in the SLICE section
+# the reasons and states as JSON strings, \(dqNAME\(dq, in the SLICE section
+slice_dq_words() {
+	words "$(awk '/^\.SH SLICE/ { s = 1; next } s && /^\.SH/ { exit }
+		s { while (match($0, /\\\(dq[a-z-]+\\\(dq/)) {
+			print substr($0, RSTART + 4, RLENGTH - 8)
+			$0 = substr($0, RSTART + RLENGTH) } }' "$ROOT/docs/ahctl.8")"
+}
 check "docs/ahctl.8 gives every slice reason as JSON has it" "" \
-	"$(missing "$(words "$(enum_names slice reason)")" \
-		"$(words "$(awk '/^\.SH SLICE/ { s = 1; next } s && /^\.SH/ { exit }
-			s { while (match($0, /\\\(dq[a-z-]+\\\(dq/)) {
-				print substr($0, RSTART + 4, RLENGTH - 8)
-				$0 = substr($0, RSTART + RLENGTH) } }' "$ROOT/docs/ahctl.8")")")"
+	"$(missing "$(words "$(enum_names slice reason)")" "$(slice_dq_words)")"
+check "docs/ahctl.8 gives every slice state as JSON has it" "" \
+	"$(missing "$(words "$(enum_names slice state)")" "$(slice_dq_words)")"
 
 # dsr: every attribute of the ABI named (but PAD, and PARAMS: a nest of
 # parameters), each of the type ah_dsr.h gives it in its comment, the values

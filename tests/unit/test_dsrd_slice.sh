@@ -18,7 +18,17 @@
 # back with ip; the grant revoked when that fails; a changed Mode or Keep
 # granted again; the slice's side re-addressed when the kernel announces
 # a new address.  A root that cannot unshare skips what would configure
-# the host.
+# the host.  After a grant in move mode dsrd reads it back (a GET).
+#
+# A wireless lease (the stand-in's wlp1s0: wiphy 4, phy4): after the
+# GRANT, the GET says it waits for its phy, which dsrd finds in the node
+# and moves into the slice (nl80211), then sees it ACTIVE; if nl80211
+# refuses, the grant is revoked and the failure counted.  When the kernel
+# announces that one of dsrd's wireless grants ended and is held until
+# its phy is back (RETURNING), when a reload revokes one, or when a
+# reload finds one of the config's held, dsrd moves the phy back from
+# inside the slice's namespace and waits for the grant to go.  These need
+# a network namespace of the test's own for the slice (skipped without).
 #
 # The stand-in's kernel always holds three grants: wlan0 to slice "red",
 # wlan1 to a slice without a label, and wlan2 to slice "blue" in map mode
@@ -77,14 +87,17 @@ same "start, then reloads: the requests" "$req" \
 "-- start
 get flags=dump v1
 grant flags=0 v1 ifname=eth1 netns_fd=net name=red mode=0 lease=60
+get flags=0 v1 ifname=eth1
 -- 1
 get flags=dump v1
 grant flags=0 v1 ifname=eth1 netns_fd=net name=red mode=0 lease=60
+get flags=0 v1 ifname=eth1
 -- 2
 get flags=dump v1
 revoke flags=0 v1 ifname=wlan0
 get flags=dump v1
 grant flags=0 v1 ifname=eth1 netns_fd=net name=red mode=0 lease=60
+get flags=0 v1 ifname=eth1
 -- 3
 get flags=dump v1
 -- 3"
@@ -130,7 +143,8 @@ get flags=dump v1
 -- green
 get flags=dump v1
 revoke flags=0 v1 ifname=wlan0
-grant flags=0 v1 ifname=wlan0 netns_fd=net name=green mode=0 lease=5"
+grant flags=0 v1 ifname=wlan0 netns_fd=net name=green mode=0 lease=5
+get flags=0 v1 ifname=wlan0"
 has "another Slice that does not exist: the grant stays" "$stderr" \
 	"dsrd: slice wlan0: network namespace \"blue\" does not exist" \
 	"dsrd: slice wlan0: stays granted to slice red"
@@ -312,6 +326,126 @@ get flags=dump v1
 		'"family":"slice","cmd":"grant","event":"grant","ifindex":7,"ifname":"wlan2","name":"blue","mode":"map",' \
 		'"addr":"10.1.0.9","keep":[22,51820]}' \
 		"dsrd: slice wlan2: the mapped address is 10.1.0.9 now, on wlan2 in slice blue"
+fi
+
+# ---- wireless leases: the phy ----------------------------------------------
+slice_netns_start
+conf wl wlp1s0 red -
+conf none
+GET_W1="get flags=0 v1 ifname=wlp1s0"
+WGRANT="grant flags=0 v1 ifname=wlp1s0 netns_fd=net name=red mode=0
+$GET_W1
+get_interface flags=0 v0 ifindex=11 sk=node
+set_wiphy_netns flags=0 v0 wiphy=4 netns_fd=slice sk=node
+$GET_W1"
+WBACK="$GET_W1
+get_interface flags=0 v0 ifindex=21 sk=slice
+set_wiphy_netns flags=0 v0 wiphy=4 netns_fd=node sk=slice
+$GET_W1
+$GET_W1"
+# wrun ARGS...: run, the slice being $SLICE_NS
+wrun() { FAKE_NETNS_PATH=$SLICE_NS run "$@"; }
+# wskip DESC...: true (and each DESC skipped) without $SLICE_NS
+wskip() {
+	local d
+	[[ -z $SLICE_PID ]] || return 1
+	for d in "$@"; do
+		result 1 "$d # SKIP no network namespace of our own (unshare -n as root)"
+	done
+}
+
+D1="wireless lease: GRANT, GET, its phy moved into the slice from the node, ACTIVE"
+D2="wireless lease: what dsrd logs of it"
+if ! wskip "$D1" "$D2"; then
+	wrun wl
+	same "$D1" "$stdout
+$req" "wl: failed 0; granted by dsrd: wlp1s0=red+phy4
+-- wl
+get flags=dump v1
+$WGRANT"
+	has "$D2" "$stderr" \
+		"dsrd: slice wlp1s0: granted to slice red until revoked" \
+		"dsrd: slice wlp1s0: phy4 moved into slice red; the grant is active"
+fi
+
+D1="wireless lease ended by the kernel (RETURNING announced): its phy back; granted again on the next reload"
+D2="wireless lease ended: the event logged with its state and phy, then what dsrd did"
+if ! wskip "$D1" "$D2"; then
+	wrun wl events wl
+	same "$D1" "$stdout
+$req" "wl: failed 0; granted by dsrd: wlp1s0=red+phy4
+events: granted by dsrd: wlp1s0=red+phy4
+wl: failed 0; granted by dsrd: wlp1s0=red+phy4
+-- wl
+get flags=dump v1
+$WGRANT
+$WBACK
+-- wl
+get flags=dump v1
+$WGRANT"
+	has "$D2" "$stderr" \
+		'"cmd":"revoke","event":"revoke","ifindex":11,"ifname":"wlp1s0","name":"red",' \
+		'"reason":"expired","spoofed":0,"state":"returning","phy":"phy4","slice_netns_ino":'"$SLICE_INO}" \
+		"dsrd: slice wlp1s0: phy4 is back from slice red" \
+		"dsrd: slice wlp1s0: the grant to slice red has ended; granting it again"
+fi
+
+D1="wireless lease taken out: revoked, its phy back from the slice"
+if ! wskip "$D1"; then
+	wrun wl none
+	same "$D1" "$stdout
+$req" "wl: failed 0; granted by dsrd: wlp1s0=red+phy4
+none: failed 0; granted by dsrd:
+-- wl
+get flags=dump v1
+$WGRANT
+-- none
+get flags=dump v1
+revoke flags=0 v1 ifname=wlp1s0
+$WBACK"
+fi
+
+D1="a held grant of the config's found: its phy back, then granted again"
+if ! wskip "$D1"; then
+	FAKE_SLICE_RADIOS=wlp1s0=returning wrun wl
+	same "$D1" "$stdout
+$req" "wl: failed 0; granted by dsrd: wlp1s0=red+phy4
+-- wl
+get flags=dump v1
+$WBACK
+$WGRANT"
+fi
+
+D1="a held grant of another slice's: left alone"
+if ! wskip "$D1"; then
+	FAKE_SLICE_RADIOS=wlp1s0=returning:blue wrun wl
+	same "$D1" "$stdout
+$req" "wl: failed 1; granted by dsrd:
+-- wl
+get flags=dump v1"
+fi
+
+D1="nl80211 refuses the phy's move: the grant revoked, counted; the next reload grants it"
+D2="nl80211 refuses the phy's move: its reason logged"
+if ! wskip "$D1" "$D2"; then
+	wrun FAKE_NL80211_ERROR="95:no netns change for this phy" wl \
+		FAKE_NL80211_ERROR= wl
+	same "$D1" "$stdout
+$req" "wl: failed 1; granted by dsrd:
+wl: failed 0; granted by dsrd: wlp1s0=red+phy4
+-- wl
+get flags=dump v1
+grant flags=0 v1 ifname=wlp1s0 netns_fd=net name=red mode=0
+$GET_W1
+get_interface flags=0 v0 ifindex=11 sk=node
+set_wiphy_netns flags=0 v0 wiphy=4 netns_fd=slice sk=node
+revoke flags=0 v1 ifname=wlp1s0
+-- wl
+get flags=dump v1
+$WGRANT"
+	has "$D2" "$stderr" \
+		"dsrd: slice wlp1s0: cannot move phy4 into slice red: Operation not supported: no netns change for this phy" \
+		"dsrd: slice wlp1s0: phy4 did not move into slice red; the grant is revoked"
 fi
 
 # ---- the kernel refuses -----------------------------------------------------

@@ -159,7 +159,8 @@ bool attr_text(const struct attr_desc *d, const struct nlattr *a,
 	if (d->type == AT_STR &&
 	    (nla_len(a) < 1 || !*(const char *)nla_data(a)))
 		return false;
-	if ((flags & P_NONZERO) && !attr_uint(d, a))
+	if (((flags & P_NONZERO) || (d->flags & AF_TEXT_NONZERO)) &&
+	    !attr_uint(d, a))
 		return false;
 	if (!label)
 		label = d->label ? d->label : d->name;

@@ -14,6 +14,13 @@
  * configures the slice's side in the slice's namespace (common/slice_map.c:
  * ADDR/32, up, a default route); if that fails, it revokes the grant.
  *
+ * In move mode a wireless interface moves with its phy, which the kernel
+ * leaves to us (common/slice_phy.c): after the grant, ahctl reads it back
+ * and, if it waits for its phy (PHY_WAIT), moves the phy into the slice
+ * with nl80211 and waits for the grant to be ACTIVE, else revokes it;
+ * after a revoke, a grant the kernel holds until its phy is back
+ * (RETURNING) gets its phy back from the slice's namespace.
+ *
  * Show and monitor print from the family's description
  * (common/slice_attrs.c): one JSON key (the attribute's name) and one
  * text keyword per attribute.
@@ -39,6 +46,7 @@
 #include "parse.h"
 #include "print.h"
 #include "slice_map.h"
+#include "slice_phy.h"
 
 /* show: how often to restart a dump the kernel flagged as inconsistent */
 #define DUMP_TRIES	5
@@ -110,7 +118,8 @@ void slice_help(FILE *f)
 		"SLICE    the slice's network namespace, as 'ip netns' names it\n"
 		"         (at most %d bytes: its name is the slice's label)\n"
 		"PID      a process in the slice's network namespace\n"
-		"mode     move: the interface moves into the slice (the default)\n"
+		"mode     move: the interface moves into the slice (the default;\n"
+		"         a wireless one with its phy, which ahctl moves)\n"
 		"         map: it stays the node's; the slice gets an interface with\n"
 		"         its IPv4 address, which ahctl configures there\n"
 		"PORT     a TCP and UDP port the node keeps (map), 1..65535, at most %d\n"
@@ -348,11 +357,63 @@ static int map_configure(struct genl *g, const struct sl_args *a,
 	return EXIT_ERR;
 }
 
+/*
+ * A move grant was made: if the interface is a wireless one whose grant
+ * waits for its phy, move the phy into the namespace of @slice_fd; if
+ * that fails, the grant is revoked.
+ */
+static int phy_grant(struct genl *g, const struct sl_args *a, int slice_fd)
+{
+	struct slice_phy p;
+
+	if (slice_phy_grant(g, a->dev, slice_fd, &p) != SLICE_PHY_FAILED)
+		return EXIT_OK;
+	/* the reason is printed; without a phy, the grant could not be read */
+	if (!p.info.phy[0])
+		return EXIT_ERR;
+	if (p.revoked)
+		fprintf(stderr, PROG_NAME ": slice %s: %s did not move into the slice; the grant is revoked\n",
+			a->dev, p.info.phy);
+	else
+		fprintf(stderr, PROG_NAME ": slice %s: %s did not move into the slice, nor the grant revoked (ahctl slice revoke dev %s)\n",
+			a->dev, p.info.phy, a->dev);
+	return EXIT_ERR;
+}
+
+/*
+ * A revoke was made: if the kernel holds the grant of a wireless
+ * interface until its phy is back (RETURNING), move the phy back from the
+ * slice's namespace.
+ */
+static int phy_return(struct genl *g, const struct sl_args *a)
+{
+	struct slice_phy p;
+
+	switch (slice_phy_return(g, a->dev, &p)) {
+	case SLICE_PHY_NONE:
+	case SLICE_PHY_MOVED:
+		return EXIT_OK;
+	case SLICE_PHY_ORPHAN:
+		fprintf(stderr, PROG_NAME ": slice %s: the slice's network namespace is gone: cfg80211 handed %s to the initial network namespace\n",
+			a->dev, p.info.phy);
+		if (!p.init_netns)
+			fprintf(stderr, PROG_NAME ": slice %s: that is not the node's: from there, iw phy %s set netns name NETNS\n",
+				a->dev, p.info.phy);
+		return EXIT_OK;
+	default:
+		break;
+	}
+	if (p.info.phy[0])
+		fprintf(stderr, PROG_NAME ": slice %s: revoked, but %s is not back in the node: the interface stays down until it is (ahctl slice revoke dev %s tries again)\n",
+			a->dev, p.info.phy, a->dev);
+	return EXIT_ERR;
+}
+
 /* grant and revoke */
 static int do_change(const struct sl_cmd *c, const struct sl_args *a)
 {
-	bool map = c->genl_cmd == SLICE_CMD_GRANT && (a->given & A_MODE) &&
-		   a->mode == SLICE_MODE_MAP;
+	bool grant = c->genl_cmd == SLICE_CMD_GRANT;
+	bool map = grant && (a->given & A_MODE) && a->mode == SLICE_MODE_MAP;
 	int fd = -1, slice_fd = -1, ret = EXIT_ERR;
 	struct nl_msg *msg;
 	struct genl g;
@@ -365,15 +426,25 @@ static int do_change(const struct sl_cmd *c, const struct sl_args *a)
 		if (fd < 0)
 			goto out;
 	}
-	/* map: the slice's namespace is configured after the grant */
-	if (map) {
+	/*
+	 * the slice's namespace, where the slice's side of a map grant is
+	 * configured, or where a wireless interface's phy goes, after the
+	 * grant
+	 */
+	if (grant) {
 		slice_fd = fd >= 0 ? fd : pid_netns_open(a->pid);
 		if (slice_fd < 0)
 			goto out;
 	}
 	msg = sl_msg(&g, c->genl_cmd, 0, a, fd);
-	if (msg && !genl_request(&g, msg, NULL, NULL))
-		ret = map ? map_configure(&g, a, slice_fd) : EXIT_OK;
+	if (!msg || genl_request(&g, msg, NULL, NULL))
+		goto out;
+	if (map)
+		ret = map_configure(&g, a, slice_fd);
+	else if (grant)
+		ret = phy_grant(&g, a, slice_fd);
+	else
+		ret = phy_return(&g, a);
 out:
 	if (slice_fd >= 0 && slice_fd != fd)
 		close(slice_fd);
@@ -450,18 +521,20 @@ static int row_cmp(const void *x, const void *y)
 
 /* What a line of show prints after the interface, in this order. */
 static const int row_fields[] = {
-	SLICE_A_NAME, SLICE_A_NETNS_PID, SLICE_A_MODE, SLICE_A_ADDR,
-	SLICE_A_KEEP, SLICE_A_SLICE_IFNAME,
-	SLICE_A_AGE, SLICE_A_LEASE, SLICE_A_LEASE_LEFT, SLICE_A_RX_PACKETS,
-	SLICE_A_RX_BYTES, SLICE_A_TX_PACKETS, SLICE_A_TX_BYTES,
-	SLICE_A_SPOOFED,
+	SLICE_A_NAME, SLICE_A_NETNS_PID, SLICE_A_MODE, SLICE_A_STATE,
+	SLICE_A_PHY, SLICE_A_ADDR, SLICE_A_KEEP, SLICE_A_SLICE_IFNAME,
+	SLICE_A_SLICE_NETNS_INO, SLICE_A_AGE, SLICE_A_LEASE,
+	SLICE_A_LEASE_LEFT, SLICE_A_RX_PACKETS, SLICE_A_RX_BYTES,
+	SLICE_A_TX_PACKETS, SLICE_A_TX_BYTES, SLICE_A_SPOOFED,
 };
 
 /*
- * "IFACE netns SLICE mode move slice_ifname IF age Nms [lease Ns] lease_left Nms
- * rx_packets N rx_bytes N tx_packets N tx_bytes N spoofed N", with
- * "lease none" for a grant without a lease (neither lease nor lease_left);
- * a map grant has "addr A.B.C.D [keep PORT,...]" after its mode.
+ * "IFACE netns SLICE mode move slice_ifname IF slice_netns_ino N age Nms
+ * [lease Ns] lease_left Nms rx_packets N rx_bytes N tx_packets N
+ * tx_bytes N spoofed N", with "lease none" for a grant without a lease
+ * (neither lease nor lease_left); after the mode, "state S" unless it is
+ * active, "phy PHY" for a wireless one, and "addr A.B.C.D [keep PORT,...]"
+ * for a map grant.
  */
 static void row_text(const struct row *r)
 {

@@ -51,6 +51,7 @@ enum attr_type {
 #define AF_PARAM	(1 << 0)	/* a parameter: def, min, max */
 #define AF_TEXT_UNIT	(1 << 1)	/* text: the unit after the value */
 #define AF_TEXT_BARE	(1 << 2)	/* text: the value without keyword */
+#define AF_TEXT_NONZERO	(1 << 3)	/* text: left out when 0 */
 
 struct attr_desc {
 	const char *name;	/* NULL: not an attribute we know */

@@ -29,7 +29,7 @@
 #define SOL_NETLINK	270
 #endif
 
-#define EXTACK_MSG_MAX	512
+#define EXTACK_MSG_MAX	GENL_EXTACK_MAX
 
 /* State of one request while its replies come in. */
 struct request {
@@ -197,6 +197,35 @@ int genl_open_in(struct genl *g, const char *netns,
 	}
 	ret = genl_enter_netns(netns);
 	if (!ret)
+		ret = genl_open(g, NULL, desc);
+	if (setns(own, CLONE_NEWNET)) {
+		pr_err("cannot return to the first network namespace: %s",
+		       strerror(errno));
+		if (!ret)
+			genl_close(g);
+		ret = -1;
+	}
+	close(own);
+	return ret;
+}
+
+int genl_open_fd(struct genl *g, int netns_fd,
+		 const struct genl_family_desc *desc)
+{
+	int own, ret = -1;
+
+	if (netns_fd < 0)
+		return genl_open(g, NULL, desc);
+	memset(g, 0, sizeof(*g));
+	own = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (own < 0) {
+		pr_err("cannot open /proc/self/ns/net: %s", strerror(errno));
+		return -1;
+	}
+	if (setns(netns_fd, CLONE_NEWNET))
+		pr_err("cannot enter a network namespace: %s",
+		       strerror(errno));
+	else
 		ret = genl_open(g, NULL, desc);
 	if (setns(own, CLONE_NEWNET)) {
 		pr_err("cannot return to the first network namespace: %s",
@@ -409,8 +438,9 @@ static int send_request(struct genl *g, struct nl_msg *msg, uint32_t *seq)
 	return 0;
 }
 
-int genl_request(struct genl *g, struct nl_msg *msg, genl_msg_cb cb,
-		 void *arg)
+/* @quiet: the kernel's refusal there, not printed; NULL: printed */
+static int request_run(struct genl *g, struct nl_msg *msg, genl_msg_cb cb,
+		       void *arg, struct genl_err *quiet)
 {
 	struct request r = { .cb = cb, .arg = arg };
 	struct nl_cb *nlcb;
@@ -437,13 +467,41 @@ int genl_request(struct genl *g, struct nl_msg *msg, genl_msg_cb cb,
 	}
 	nl_cb_put(nlcb);
 	if (r.error) {
-		kernel_error(r.error, r.ext);
+		if (quiet) {
+			quiet->error = r.error;
+			memcpy(quiet->msg, r.ext, sizeof(quiet->msg));
+		} else {
+			kernel_error(r.error, r.ext);
+		}
 		errno = r.error;
 		return -1;
 	}
 	if (r.cb_failed)
 		return -1;
 	return r.intr ? GENL_DUMP_INTR : 0;
+}
+
+int genl_request(struct genl *g, struct nl_msg *msg, genl_msg_cb cb,
+		 void *arg)
+{
+	return request_run(g, msg, cb, arg, NULL);
+}
+
+int genl_request_err(struct genl *g, struct nl_msg *msg, genl_msg_cb cb,
+		     void *arg, struct genl_err *err)
+{
+	err->error = 0;
+	err->msg[0] = '\0';
+	return request_run(g, msg, cb, arg, err);
+}
+
+const char *genl_err_str(const struct genl_err *err, char *buf, size_t size)
+{
+	if (err->msg[0])
+		snprintf(buf, size, "%s: %s", strerror(err->error), err->msg);
+	else
+		snprintf(buf, size, "%s", strerror(err->error));
+	return buf;
 }
 
 /* ---- notifications ---------------------------------------------------- */

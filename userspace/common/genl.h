@@ -61,6 +61,9 @@ int genl_open(struct genl *g, const char *netns,
  */
 int genl_open_in(struct genl *g, const char *netns,
 		 const struct genl_family_desc *desc);
+/* The same for the namespace of file descriptor @netns_fd (-1: ours). */
+int genl_open_fd(struct genl *g, int netns_fd,
+		 const struct genl_family_desc *desc);
 void genl_close(struct genl *g);
 
 /* A request for @cmd; @size 0 is the libnl default (one page). */
@@ -79,6 +82,24 @@ void genl_set_sndbuf(struct genl *g, size_t bytes);
 #define GENL_DUMP_INTR	1
 int genl_request(struct genl *g, struct nl_msg *msg, genl_msg_cb cb,
 		 void *arg);
+
+/* What the kernel said when it refused a request */
+#define GENL_EXTACK_MAX	512
+struct genl_err {
+	int error;			/* its errno; 0: not a refusal */
+	char msg[GENL_EXTACK_MAX];	/* its extack message, "" for none */
+};
+
+/*
+ * genl_request(), but a refusal by the kernel is left to the caller: -1
+ * with @err->error and @err->msg, nothing printed.  Any other failure is
+ * printed, with @err->error 0.
+ */
+int genl_request_err(struct genl *g, struct nl_msg *msg, genl_msg_cb cb,
+		     void *arg, struct genl_err *err);
+
+/* "strerror: extack message" of @err (without a message: strerror) */
+const char *genl_err_str(const struct genl_err *err, char *buf, size_t size);
 
 /* Join multicast group @group of the family. */
 int genl_subscribe(struct genl *g, const char *group);

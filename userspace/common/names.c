@@ -117,6 +117,15 @@ const char *const slice_reason_names[__SLICE_REASON_MAX] = {
 	[SLICE_REASON_DEV_GONE] = "dev-gone",
 	[SLICE_REASON_UNLOAD] = "unload",
 	[SLICE_REASON_NODE_EXIT] = "node-exit",
+	[SLICE_REASON_PHY_MOVED] = "phy-moved",
+	[SLICE_REASON_NO_PHY] = "no-phy",
+};
+
+/* a wireless grant waits for its phy, and holds it down when it ends */
+const char *const slice_state_names[__SLICE_STATE_MAX] = {
+	[SLICE_STATE_ACTIVE] = "active",
+	[SLICE_STATE_PHY_WAIT] = "phy-wait",
+	[SLICE_STATE_RETURNING] = "returning",
 };
 
 const char *name_lookup(const char *const *names, size_t n, uint64_t v)

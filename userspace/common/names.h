@@ -32,6 +32,7 @@ extern const char *const tr_flush_names[TRANSIT_FLUSH_ALL + 1];
 extern const char *const slice_cmd_names[__SLICE_CMD_MAX];
 extern const char *const slice_mode_names[__SLICE_MODE_MAX];
 extern const char *const slice_reason_names[__SLICE_REASON_MAX];
+extern const char *const slice_state_names[__SLICE_STATE_MAX];
 
 /* @v's entry in a table of @n names, or "unknown" */
 const char *name_lookup(const char *const *names, size_t n, uint64_t v);

@@ -6,7 +6,9 @@
  * NETNS_FD and NETNS_PID name the slice in a GRANT request only; they
  * are named here so that a kernel that reports them is printed whole.
  * A map grant has ADDR (printed as A.B.C.D) and KEEP, a nest of PORT
- * attributes (printed as a list of numbers).
+ * attributes (printed as a list of numbers).  Every grant has a STATE,
+ * which text leaves out while it is "active"; a wireless one in move mode
+ * its PHY; SLICE_NETNS_INO is the slice's namespace (its nsfs inode).
  */
 #include <linux/ah_slice.h>
 
@@ -16,9 +18,9 @@
 
 #define A(id, n, t, ...)	\
 	[SLICE_A_##id] = { .name = n, .type = t, __VA_ARGS__ }
-#define ENUM(id, n, table)						\
+#define ENUM(id, n, table, ...)						\
 	[SLICE_A_##id] = { .name = n, .type = AT_ENUM, .names = table,	\
-			   .nnames = ARRAY_SIZE(table) }
+			   .nnames = ARRAY_SIZE(table), __VA_ARGS__ }
 
 static const struct attr_desc slice_attrs[SLICE_A_MAX + 1] = {
 	A(IFINDEX, "ifindex", AT_U32),
@@ -46,6 +48,11 @@ static const struct attr_desc slice_attrs[SLICE_A_MAX + 1] = {
 	A(KEEP, "keep", AT_PORTS),
 	/* what KEEP holds, never a key of its own */
 	A(PORT, "port", AT_U16),
+	/* in text only when not "active" (0) */
+	ENUM(STATE, "state", slice_state_names, .flags = AF_TEXT_NONZERO),
+	/* a wireless interface in move mode: its phy, moved by the granter */
+	A(PHY, "phy", AT_STR),
+	A(SLICE_NETNS_INO, "slice_netns_ino", AT_U32),
 };
 
 static const char *const slice_groups[] = { SLICE_MCGRP_CONFIG, NULL };

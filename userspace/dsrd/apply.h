@@ -62,7 +62,9 @@ bool sl_returning(const struct dsrd *d, const struct conf *c,
 		  const char *ifname);
 /*
  * A slice notification (@cmd, its attributes @tb): a GRANT of one of
- * dsrd's map grants with a new ADDR re-addresses the slice's side.
+ * dsrd's map grants with a new ADDR re-addresses the slice's side; a
+ * REVOKE of one of its wireless grants that the kernel ended and holds
+ * until the phy is back (RETURNING) brings the phy back.
  */
 void sl_event(struct dsrd *d, uint8_t cmd, struct nlattr **tb);
 

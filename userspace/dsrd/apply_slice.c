@@ -20,6 +20,16 @@
  * kernel announces a new ADDR for it (the node's address changed), it
  * re-addresses that interface (sl_event()).  A changed Mode or Keep is
  * granted again: no request changes a running grant.
+ *
+ * A wireless interface in move mode moves with its phy, which the kernel
+ * leaves to dsrd (common/slice_phy.c): after the grant, if it waits for
+ * its phy, dsrd moves the phy into the slice and waits for the grant to
+ * be ACTIVE, else revokes it.  A grant of dsrd's that ended is held by
+ * the kernel until its phy is back in the node (RETURNING): dsrd brings
+ * it back after its own revoke, when the kernel announces the end of
+ * one (its lease ran out, the slice moved the phy on) and when a step
+ * finds one; then a lease still in the config is granted again on the
+ * next reload, as any ended one.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -40,11 +50,14 @@
 #define DUMP_TRIES	5
 
 /* One grant of the kernel: the interface, as named in the node, the
- * slice's label, the mode and, of a map grant, KEEP and the slice's side. */
+ * slice's label, the mode and state, a wireless one's phy and, of a map
+ * grant, KEEP and the slice's side. */
 struct sl_grant {
 	char ifname[IFNAMSIZ];
 	char name[SLICE_NAME_MAX];
 	uint8_t mode;
+	uint8_t state;
+	char phy[SLICE_PHY_NAME_MAX];
 	uint16_t keep[SLICE_KEEP_MAX];
 	uint8_t nkeep;
 	bool mapped;		/* map: ADDR and SLICE_IFINDEX in @map */
@@ -97,6 +110,9 @@ static int grants_cb(struct nl_msg *msg, void *arg)
 	attr_str(tb[SLICE_A_IFNAME], g->ifname, IFNAMSIZ);
 	attr_str(tb[SLICE_A_NAME], g->name, SLICE_NAME_MAX);
 	attr_u8(tb[SLICE_A_MODE], &g->mode);
+	/* a module before SLICE_A_STATE: ACTIVE (0) */
+	attr_u8(tb[SLICE_A_STATE], &g->state);
+	attr_str(tb[SLICE_A_PHY], g->phy, sizeof(g->phy));
 	g->nkeep = keep_read(tb[SLICE_A_KEEP], g->keep);
 	g->mapped = g->mode == SLICE_MODE_MAP && !slice_map_parse(tb, &g->map);
 	return 0;
@@ -237,6 +253,35 @@ bool sl_returning(const struct dsrd *d, const struct conf *c,
 
 /* ---- requests ------------------------------------------------------------ */
 
+/*
+ * The grant of @ifname to @slice (its label), if the kernel holds it
+ * until its phy is back (RETURNING): the phy moved back from the slice.
+ * 0 (nothing to do, or done), or -1 (logged).
+ */
+static int sl_phy_home(struct dsrd *d, const char *ifname, const char *slice)
+{
+	struct slice_phy p;
+
+	switch (slice_phy_return(&d->fam[FAM_SLICE].req, ifname, &p)) {
+	case SLICE_PHY_NONE:
+		return 0;
+	case SLICE_PHY_MOVED:
+		log_info("slice %s: %s is back from slice %s", ifname,
+			 p.info.phy, label(slice));
+		return 0;
+	case SLICE_PHY_ORPHAN:
+		log_info("slice %s: slice %s's network namespace is gone: cfg80211 handed %s to the initial network namespace%s",
+			 ifname, label(slice), p.info.phy,
+			 p.init_netns ? "" : ", not dsrd's");
+		return 0;
+	default:
+		break;
+	}
+	log_err("slice %s: %s is not back from slice %s: the interface stays down there (the next reload tries again)",
+		ifname, p.info.phy[0] ? p.info.phy : "its phy", label(slice));
+	return -1;
+}
+
 static int sl_revoke(struct dsrd *d, const struct sl_applied *a)
 {
 	struct nl_msg *msg = dev_msg(d, FAM_SLICE, SLICE_CMD_REVOKE,
@@ -248,7 +293,8 @@ static int sl_revoke(struct dsrd *d, const struct sl_applied *a)
 		return -1;
 	}
 	log_info("slice %s: revoked from slice %s", a->ifname, a->slice);
-	return 0;
+	/* a wireless one is held down until its phy is back */
+	return a->phy[0] ? sl_phy_home(d, a->ifname, a->slice) : 0;
 }
 
 /* The slice's namespace; -1 if there is none (logged). */
@@ -295,6 +341,40 @@ static int sl_map_side(struct dsrd *d, struct sl_applied *a, int fd)
 	return -1;
 }
 
+/*
+ * dsrd's move grant @a, in the namespace @fd: a wireless interface's phy
+ * moved there; if it cannot be, the grant is revoked.  0, or -1 (logged).
+ */
+static int sl_phy_side(struct dsrd *d, struct sl_applied *a, int fd)
+{
+	struct slice_phy p;
+
+	switch (slice_phy_grant(&d->fam[FAM_SLICE].req, a->ifname, fd, &p)) {
+	case SLICE_PHY_NONE:
+		return 0;
+	case SLICE_PHY_MOVED:
+		memcpy(a->phy, p.info.phy, sizeof(a->phy));
+		log_info("slice %s: %s moved into slice %s; the grant is active",
+			 a->ifname, a->phy, a->slice);
+		return 0;
+	default:
+		break;
+	}
+	/* without a phy, the grant could not be read (logged): it stays */
+	if (!p.info.phy[0])
+		return -1;
+	if (p.revoked) {
+		log_err("slice %s: %s did not move into slice %s; the grant is revoked",
+			a->ifname, p.info.phy, a->slice);
+		applied_forget(d, a);
+	} else {
+		memcpy(a->phy, p.info.phy, sizeof(a->phy));
+		log_err("slice %s: %s did not move into slice %s, nor the grant revoked (the next reload tries again)",
+			a->ifname, p.info.phy, a->slice);
+	}
+	return -1;
+}
+
 /* KEEP: the ports of @l, a nest of PORT attributes */
 static int put_keep(struct nl_msg *msg, const struct conf_slice *l)
 {
@@ -315,7 +395,7 @@ static int put_keep(struct nl_msg *msg, const struct conf_slice *l)
 
 /*
  * GRANT @l to the namespace of @fd, with its name as the label; in map
- * mode, then the slice's side.
+ * mode, then the slice's side; in move mode, a wireless interface's phy.
  */
 static int sl_grant(struct dsrd *d, const struct conf_slice *l, int fd)
 {
@@ -348,7 +428,7 @@ static int sl_grant(struct dsrd *d, const struct conf_slice *l, int fd)
 	else
 		log_info("slice %s: granted to slice %s%s until revoked",
 			 l->ifname, l->slice, map ? " in map mode" : "");
-	return map ? sl_map_side(d, a, fd) : 0;
+	return map ? sl_map_side(d, a, fd) : sl_phy_side(d, a, fd);
 }
 
 /*
@@ -436,9 +516,13 @@ void sl_revoke_gone(struct dsrd *d, const struct conf *c, struct run *r)
 		} else if (strcmp(g->name, a->slice)) {
 			log_info("slice %s: granted to slice %s, not by dsrd; left alone",
 				 a->ifname, label(g->name));
-		} else if (sl_revoke(d, a)) {
-			r->failed++;
-			continue;
+		} else {
+			/* as the kernel has it: a wireless one's phy */
+			memcpy(a->phy, g->phy, sizeof(a->phy));
+			if (sl_revoke(d, a)) {
+				r->failed++;
+				continue;
+			}
 		}
 		applied_forget(d, a);
 	}
@@ -454,6 +538,16 @@ static int sl_lease(struct dsrd *d, const struct conf_slice *l,
 	struct sl_applied *a = applied_of(d, l->ifname);
 	char x[16], y[16];
 
+	/*
+	 * ended (its lease ran out, say), and held until its phy is back:
+	 * back, then granted again as any ended grant
+	 */
+	if (g && g->state == SLICE_STATE_RETURNING &&
+	    (!strcmp(g->name, l->slice) || (a && !strcmp(g->name, a->slice)))) {
+		if (sl_phy_home(d, l->ifname, g->name))
+			return -1;
+		g = NULL;
+	}
 	if (a && (!g || strcmp(g->name, a->slice))) {
 		/* dsrd's grant ended: its lease ran out, or it was revoked */
 		log_info("slice %s: the grant to slice %s has ended%s",
@@ -473,6 +567,7 @@ static int sl_lease(struct dsrd *d, const struct conf_slice *l,
 		a->nkeep = g->nkeep;
 		a->mapped = g->mapped;
 		a->map = g->map;
+		memcpy(a->phy, g->phy, sizeof(a->phy));
 		log_info("slice %s: granted to slice %s already; dsrd's lease from now on",
 			 l->ifname, l->slice);
 	}
@@ -481,6 +576,9 @@ static int sl_lease(struct dsrd *d, const struct conf_slice *l,
 			l->ifname, label(g->name), l->slice, l->ifname);
 		return -1;
 	}
+	/* as the kernel has it: a wireless one's phy */
+	if (g->phy[0])
+		memcpy(a->phy, g->phy, sizeof(a->phy));
 	if (strcmp(a->slice, l->slice))
 		return sl_move(d, l, a);
 	if (!same_terms(a, l)) {
@@ -520,20 +618,46 @@ out:
 	free(k.v);
 }
 
+/*
+ * The kernel ended a wireless grant and holds it until its phy is back:
+ * if it is dsrd's (or its config's), the phy comes back.  Not after a
+ * REVOKE request: whoever sent it brings the phy back (dsrd after its
+ * own, ahctl after its).
+ */
+static void sl_returning_event(struct dsrd *d, const char *ifname,
+			       const char *name, struct nlattr **tb)
+{
+	const struct conf_slice *l = d->conf ? lease_of(d->conf, ifname) : NULL;
+	struct sl_applied *a = applied_of(d, ifname);
+	uint8_t reason = SLICE_REASON_REVOKED;
+
+	if (!attr_u8(tb[SLICE_A_REASON], &reason) ||
+	    reason == SLICE_REASON_REVOKED)
+		return;
+	if ((a && !strcmp(a->slice, name)) || (l && !strcmp(l->slice, name)))
+		sl_phy_home(d, ifname, name);
+}
+
 void sl_event(struct dsrd *d, uint8_t cmd, struct nlattr **tb)
 {
 	char ifname[IFNAMSIZ], name[SLICE_NAME_MAX] = "", addr[INET_ADDRSTRLEN];
+	uint8_t state = SLICE_STATE_ACTIVE;
 	struct sl_applied *a;
 	struct slice_map m;
 	struct in_addr in;
 	uint32_t old;
 	int fd;
 
-	if (cmd != SLICE_CMD_GRANT ||
-	    !attr_str(tb[SLICE_A_IFNAME], ifname, sizeof(ifname)) ||
-	    slice_map_parse(tb, &m))
+	if (!attr_str(tb[SLICE_A_IFNAME], ifname, sizeof(ifname)))
 		return;
 	attr_str(tb[SLICE_A_NAME], name, sizeof(name));
+	if (cmd == SLICE_CMD_REVOKE && attr_u8(tb[SLICE_A_STATE], &state) &&
+	    state == SLICE_STATE_RETURNING) {
+		sl_returning_event(d, ifname, name, tb);
+		return;
+	}
+	if (cmd != SLICE_CMD_GRANT || slice_map_parse(tb, &m))
+		return;
 	a = applied_of(d, ifname);
 	/* dsrd's own grant, its slice's interface, a new address */
 	if (!a || !a->mapped || strcmp(a->slice, name) ||

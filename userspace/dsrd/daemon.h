@@ -22,6 +22,7 @@
 #include "maclist.h"
 #include "notify.h"
 #include "slice_map.h"
+#include "slice_phy.h"
 #include "statlog.h"
 
 /* The families dsrd talks to */
@@ -78,6 +79,8 @@ struct sl_applied {
 	/* map: the slice's side, as configured (re-addressed on a GRANT) */
 	bool mapped;
 	struct slice_map map;
+	/* move, wireless: its phy, which dsrd moves (common/slice_phy.c) */
+	char phy[SLICE_PHY_NAME_MAX];
 };
 
 struct dsrd {
