@@ -186,26 +186,15 @@ fail:
 int genl_open_in(struct genl *g, const char *netns,
 		 const struct genl_family_desc *desc)
 {
-	int own, ret;
+	int fd, ret;
 
 	if (!netns)
 		return genl_open(g, NULL, desc);
-	own = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
-	if (own < 0) {
-		pr_err("cannot open /proc/self/ns/net: %s", strerror(errno));
+	fd = genl_netns_open(netns);
+	if (fd < 0)
 		return -1;
-	}
-	ret = genl_enter_netns(netns);
-	if (!ret)
-		ret = genl_open(g, NULL, desc);
-	if (setns(own, CLONE_NEWNET)) {
-		pr_err("cannot return to the first network namespace: %s",
-		       strerror(errno));
-		if (!ret)
-			genl_close(g);
-		ret = -1;
-	}
-	close(own);
+	ret = genl_open_fd(g, fd, desc);
+	close(fd);
 	return ret;
 }
 
