@@ -115,4 +115,6 @@ void slice_egress_stop(struct slice_grant *g)
 		return;
 	nf_unregister_net_hook(dev_net(g->dev), &g->egress_ops);
 	g->egress_on = false;
+	/* a CPU may still be in the hook, with g: it may be freed after */
+	synchronize_net();
 }

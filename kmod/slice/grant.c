@@ -44,6 +44,30 @@ struct slice_grant *slice_grant_by_dev(const struct net_device *dev)
 	return NULL;
 }
 
+static struct wiphy *slice_wiphy(const struct net_device *dev)
+{
+#if IS_ENABLED(CONFIG_CFG80211)
+	return dev->ieee80211_ptr ? dev->ieee80211_ptr->wiphy : NULL;
+#else
+	return NULL;
+#endif
+}
+
+/* the wireless grant that holds the phy of @dev, if any */
+struct slice_grant *slice_grant_by_phy(const struct net_device *dev)
+{
+	struct wiphy *wiphy = slice_wiphy(dev);
+	struct slice_grant *g;
+
+	ASSERT_RTNL();
+	if (!wiphy)
+		return NULL;
+	list_for_each_entry(g, &slice_grants, list)
+		if (g->wireless && g->wiphy == wiphy)
+			return g;
+	return NULL;
+}
+
 struct slice_grant *slice_grant_by_node(const struct net *node, int ifindex,
 					const char *ifname)
 {
@@ -85,6 +109,9 @@ static void slice_lease_arm(void)
 		if (g->state == SLICE_STATE_PHY_WAIT &&
 		    slice_earlier(g->phy_deadline, first))
 			first = g->phy_deadline;
+		/* a phy held without its interface: looked at every second */
+		if (g->wireless && !g->dev && slice_earlier(jiffies + HZ, first))
+			first = jiffies + HZ;
 	}
 	if (!first) {
 		cancel_delayed_work(&slice_lease_work);
@@ -95,6 +122,7 @@ static void slice_lease_arm(void)
 }
 
 static void slice_phy_landed(struct slice_grant *g);
+static void slice_phy_orphan_check(struct slice_grant *g);
 
 static void slice_lease_fn(struct work_struct *work)
 {
@@ -105,6 +133,8 @@ static void slice_lease_fn(struct work_struct *work)
 		list_for_each_entry_safe(g, tmp, &slice_grants, list) {
 			if (g->landed)
 				slice_phy_landed(g);
+			else if (g->wireless && !g->dev)
+				slice_phy_orphan_check(g);
 			else if (g->expires &&
 				 !time_before(jiffies, g->expires))
 				slice_revoke(g, SLICE_REASON_EXPIRED);
@@ -123,6 +153,11 @@ void slice_grant_stats(const struct slice_grant *g,
 	if (g->mode == SLICE_MODE_MAP) {
 		/* the mapper device's own, from 0 */
 		dev_get_stats(g->vdev, now);
+		return;
+	}
+	if (!g->dev) {
+		/* a wireless one deleted: its last counts */
+		*now = g->base;
 		return;
 	}
 	dev_get_stats(g->dev, now);
@@ -149,20 +184,31 @@ static int slice_move(struct slice_grant *g, struct net *net, const char *pat)
 	return err;
 }
 
-static struct wiphy *slice_wiphy(const struct net_device *dev)
-{
-#if IS_ENABLED(CONFIG_CFG80211)
-	return dev->ieee80211_ptr ? dev->ieee80211_ptr->wiphy : NULL;
-#else
-	return NULL;
-#endif
-}
-
 const char *slice_phy_name(const struct slice_grant *g)
 {
-	struct wiphy *wiphy = g->wireless ? slice_wiphy(g->dev) : NULL;
+	return g->wiphy ? wiphy_name(g->wiphy) : NULL;
+}
 
-	return wiphy ? wiphy_name(wiphy) : NULL;
+/* the namespace the held phy is in now (NULL: none, or unregistered) */
+struct net *slice_phy_net(const struct slice_grant *g)
+{
+	return g->wiphy && g->wiphy->registered ? wiphy_net(g->wiphy) : NULL;
+}
+
+/* a grant, off the list, freed (RTNL held) */
+static void slice_grant_release(struct slice_grant *g)
+{
+	if (g->wiphy)
+		put_device(&g->wiphy->dev);
+	ah_obj_destroyed("grant", g);
+	kfree(g);
+}
+
+/* a grant off the list and freed (RTNL held); announced already */
+static void slice_grant_free(struct slice_grant *g)
+{
+	list_del(&g->list);
+	slice_grant_release(g);
 }
 
 /*
@@ -174,6 +220,17 @@ static int slice_phy_wait(struct slice_grant *g, struct wiphy *wiphy,
 {
 	struct wireless_dev *wdev;
 
+#if IS_ENABLED(CONFIG_CFG80211)
+	/*
+	 * Besides the check, this makes the module use cfg80211, which then
+	 * stays loaded while it is: a held phy is pinned, and the pin's
+	 * release is cfg80211's code.
+	 */
+	if (!ieee80211_get_num_supported_channels(wiphy)) {
+		NL_SET_ERR_MSG(extack, "the interface's phy has no channel");
+		return -EINVAL;
+	}
+#endif
 	if (!(wiphy->flags & WIPHY_FLAG_NETNS_OK)) {
 		AH_ERR_MSG_FMT(extack, "the interface's phy cannot change namespace",
 			       "%s cannot change namespace", wiphy_name(wiphy));
@@ -188,6 +245,8 @@ static int slice_phy_wait(struct slice_grant *g, struct wiphy *wiphy,
 		return -EBUSY;
 	}
 	g->wireless = true;
+	g->wiphy = wiphy;
+	get_device(&wiphy->dev);
 	g->state = SLICE_STATE_PHY_WAIT;
 	g->phy_deadline = jiffies + SLICE_PHY_WAIT_SECS * HZ;
 	return 0;
@@ -258,12 +317,13 @@ static bool slice_phy_hold(struct slice_grant *g, u8 reason)
 	    reason == SLICE_REASON_DEV_GONE ||
 	    reason == SLICE_REASON_NODE_EXIT || reason == SLICE_REASON_UNLOAD)
 		return false;
-	slice_egress_stop(g);
+	/* down before the spoof check goes: not one frame unchecked */
 	g->state = SLICE_STATE_RETURNING;
+	dev_close(g->dev);
+	slice_egress_stop(g);
 	g->expires = 0;
 	if (reason == SLICE_REASON_SLICE_EXIT)
 		g->slice = NULL;
-	dev_close(g->dev);
 	return true;
 }
 
@@ -303,14 +363,54 @@ static void slice_phy_landed(struct slice_grant *g)
 	struct net *net = dev_net(g->dev);
 
 	g->landed = false;
-	if (g->state != SLICE_STATE_RETURNING ||
-	    (g->slice && !net_eq(net, g->node)))
+	if (g->state != SLICE_STATE_RETURNING || !g->dev ||
+	    (!net_eq(net, g->node) &&
+	     (g->slice || !net_eq(net, &init_net))))
 		return;
+	/* off the list first: its own veto of NETDEV_PRE_UP is gone */
 	list_del(&g->list);
 	if (g->was_up && net_eq(net, g->node))
 		dev_change_flags(g->dev, g->dev->flags | IFF_UP, NULL);
-	ah_obj_destroyed("grant", g);
-	kfree(g);
+	slice_grant_release(g);
+}
+
+/*
+ * The slice deleted the interface of a wireless grant (its real
+ * NETDEV_UNREGISTER) while the phy is out of the node: the grant holds
+ * the phy alone, RETURNING (announced if it was ACTIVE), until the phy is
+ * back in the node or unregistered (slice_phy_orphan_check()).  False:
+ * the grant ends as any does.
+ */
+static bool slice_phy_orphan(struct slice_grant *g)
+{
+	struct rtnl_link_stats64 st;
+
+	if (g->state == SLICE_STATE_PHY_WAIT ||
+	    net_eq(dev_net(g->dev), g->node) || !slice_phy_net(g))
+		return false;
+	if (g->state == SLICE_STATE_ACTIVE) {
+		g->state = SLICE_STATE_RETURNING;
+		slice_egress_stop(g);
+		g->expires = 0;
+		slice_notify(g, SLICE_CMD_REVOKE, SLICE_REASON_DEV_GONE);
+	}
+	slice_grant_stats(g, &st);
+	g->base = st;
+	g->dev = NULL;
+	g->landed = false;
+	slice_lease_arm();
+	return true;
+}
+
+/* a phy held alone (the work, RTNL held): done when back or gone */
+static void slice_phy_orphan_check(struct slice_grant *g)
+{
+	struct net *net = slice_phy_net(g);
+
+	if (net && !net_eq(net, g->node) &&
+	    (g->slice || !net_eq(net, &init_net)))
+		return;
+	slice_grant_free(g);
 }
 
 int slice_grant(struct net_device *dev, struct net *slice,
@@ -400,9 +500,7 @@ void slice_revoke(struct slice_grant *g, u8 reason)
 	else
 		slice_move_stop(g, reason);
 free:
-	list_del(&g->list);
-	ah_obj_destroyed("grant", g);
-	kfree(g);
+	slice_grant_free(g);
 	slice_lease_arm();
 }
 
@@ -415,24 +513,12 @@ static int slice_phy_event(struct slice_grant *g, unsigned long event,
 			   void *ptr)
 {
 	struct net_device *dev = g->dev;
-	struct netlink_ext_ack *extack;
 
 	switch (event) {
-	case NETDEV_PRE_UP:
-		if (g->state == SLICE_STATE_ACTIVE)
-			return NOTIFY_DONE;
-		extack = netdev_notifier_info_to_extack(ptr);
-		if (g->state == SLICE_STATE_PHY_WAIT)
-			NL_SET_ERR_MSG(extack,
-				       "granted to a slice: the interface waits for its phy to move there");
-		else
-			NL_SET_ERR_MSG(extack,
-				       "its grant ended: the interface stays down until its phy is back in the node");
-		return notifier_from_errno(-EPERM);
 	case NETDEV_UNREGISTER:
 		/* still registered: a change of namespace, not a removal */
 		if (dev->reg_state != NETREG_REGISTERED)
-			return -1;
+			return slice_phy_orphan(g) ? NOTIFY_DONE : -1;
 		/* out of the slice: its egress hook goes while in there */
 		if (g->state == SLICE_STATE_ACTIVE)
 			slice_revoke(g, SLICE_REASON_PHY_MOVED);
@@ -450,6 +536,31 @@ static int slice_phy_event(struct slice_grant *g, unsigned long event,
 	return -1;
 }
 
+/*
+ * An interface comes up: not one on a phy a grant holds, but the granted
+ * interface while the grant is ACTIVE (no other interface of the phy can
+ * send past the spoof check, or use the radio after the grant).
+ */
+static int slice_phy_pre_up(struct net_device *dev, void *ptr)
+{
+	struct slice_grant *g = slice_grant_by_phy(dev);
+	struct netlink_ext_ack *extack;
+
+	if (!g || (g->dev == dev && g->state == SLICE_STATE_ACTIVE))
+		return NOTIFY_DONE;
+	extack = netdev_notifier_info_to_extack(ptr);
+	if (g->dev != dev)
+		NL_SET_ERR_MSG(extack,
+			       "its phy is granted to a slice with another interface: this one stays down");
+	else if (g->state == SLICE_STATE_PHY_WAIT)
+		NL_SET_ERR_MSG(extack,
+			       "granted to a slice: the interface waits for its phy to move there");
+	else
+		NL_SET_ERR_MSG(extack,
+			       "its grant ended: the interface stays down until its phy is back in the node");
+	return notifier_from_errno(-EPERM);
+}
+
 static int slice_netdev_event(struct notifier_block *nb, unsigned long event,
 			      void *ptr)
 {
@@ -460,8 +571,10 @@ static int slice_netdev_event(struct notifier_block *nb, unsigned long event,
 		slice_map_lower_changed(dev);
 		return NOTIFY_DONE;
 	}
+	if (event == NETDEV_PRE_UP)
+		return slice_phy_pre_up(dev, ptr);
 	if (event != NETDEV_UNREGISTER && event != NETDEV_PRE_CHANGEADDR &&
-	    event != NETDEV_REGISTER && event != NETDEV_PRE_UP)
+	    event != NETDEV_REGISTER)
 		return NOTIFY_DONE;
 	g = slice_grant_by_dev(dev);
 	if (!g || g->moving)
@@ -472,7 +585,7 @@ static int slice_netdev_event(struct notifier_block *nb, unsigned long event,
 		if (ret >= 0)
 			return ret;
 	}
-	if (event == NETDEV_REGISTER || event == NETDEV_PRE_UP)
+	if (event == NETDEV_REGISTER)
 		return NOTIFY_DONE;
 	if (event == NETDEV_PRE_CHANGEADDR)
 		/* the slice keeps the interface's own MAC (map: the node's) */
@@ -498,7 +611,11 @@ static void __net_exit slice_net_pre_exit(struct net *net)
 	rtnl_lock();
 	list_for_each_entry_safe(g, tmp, &slice_grants, list) {
 		if (g->state == SLICE_STATE_RETURNING && net_eq(g->slice, net))
-			/* cfg80211 hands its phy to the initial namespace */
+			/*
+			 * cfg80211 hands its phy to the initial namespace,
+			 * where the grant ends; the pointer goes with the
+			 * namespace
+			 */
 			g->slice = NULL;
 		else if (net_eq(g->slice, net))
 			slice_revoke(g, SLICE_REASON_SLICE_EXIT);

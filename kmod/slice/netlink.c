@@ -28,6 +28,11 @@ static const struct nla_policy slice_dev_policy[SLICE_A_MAX + 1] = {
 	SLICE_DEV_POLICY,
 };
 
+static const struct nla_policy slice_revoke_policy[SLICE_A_MAX + 1] = {
+	SLICE_DEV_POLICY,
+	[SLICE_A_FORCE] = { .type = NLA_FLAG },
+};
+
 static struct netlink_range_validation slice_lease_range = {
 	.min = 1,
 	.max = SLICE_LEASE_MAX,
@@ -54,6 +59,7 @@ static int slice_fill(struct sk_buff *skb, const struct slice_grant *g,
 {
 	const struct net_device *sdev = g->vdev ?: g->dev;
 	const char *phy = slice_phy_name(g);
+	struct net *phy_net = slice_phy_net(g);
 	struct rtnl_link_stats64 st;
 	struct nlattr *keep;
 	void *hdr;
@@ -70,8 +76,9 @@ static int slice_fill(struct sk_buff *skb, const struct slice_grant *g,
 	    nla_put_u64_64bit(skb, SLICE_A_AGE,
 			      jiffies_to_msecs(jiffies - g->since),
 			      SLICE_A_PAD) ||
-	    nla_put_u32(skb, SLICE_A_SLICE_IFINDEX, sdev->ifindex) ||
-	    nla_put_string(skb, SLICE_A_SLICE_IFNAME, sdev->name) ||
+	    (sdev &&
+	     (nla_put_u32(skb, SLICE_A_SLICE_IFINDEX, sdev->ifindex) ||
+	      nla_put_string(skb, SLICE_A_SLICE_IFNAME, sdev->name))) ||
 	    nla_put_u64_64bit(skb, SLICE_A_RX_PACKETS, st.rx_packets,
 			      SLICE_A_PAD) ||
 	    nla_put_u64_64bit(skb, SLICE_A_RX_BYTES, st.rx_bytes,
@@ -93,7 +100,9 @@ static int slice_fill(struct sk_buff *skb, const struct slice_grant *g,
 	if (nla_put_u8(skb, SLICE_A_STATE, g->state) ||
 	    (phy && nla_put_string(skb, SLICE_A_PHY, phy)) ||
 	    (g->slice && nla_put_u32(skb, SLICE_A_SLICE_NETNS_INO,
-				     g->slice->ns.inum)))
+				     g->slice->ns.inum)) ||
+	    (phy_net && nla_put_u32(skb, SLICE_A_PHY_NETNS_INO,
+				    phy_net->ns.inum)))
 		goto cancel;
 	if (g->mode == SLICE_MODE_MAP) {
 		if (nla_put_in_addr(skb, SLICE_A_ADDR, g->addr))
@@ -276,8 +285,8 @@ static int slice_cmd_revoke(struct sk_buff *skb, struct genl_info *info)
 
 	if (IS_ERR(g))
 		return PTR_ERR(g);
-	/* ended already: it waits for its phy (ah_slice.h) */
-	if (g->state != SLICE_STATE_RETURNING)
+	/* ended already: it waits for its phy (ah_slice.h), unless forced */
+	if (g->state != SLICE_STATE_RETURNING || info->attrs[SLICE_A_FORCE])
 		slice_revoke(g, SLICE_REASON_REVOKED);
 	return 0;
 }
@@ -340,7 +349,7 @@ static const struct genl_ops slice_genl_ops[] = {
 	{
 		.cmd = SLICE_CMD_REVOKE,
 		.doit = slice_cmd_revoke,
-		.policy = slice_dev_policy,
+		.policy = slice_revoke_policy,
 		.maxattr = SLICE_A_MAX,
 		.flags = GENL_ADMIN_PERM,
 	},

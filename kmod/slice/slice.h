@@ -18,7 +18,7 @@
  * grants before it can go (grant.c), so both pointers stay valid while
  * the grant is on the list (a RETURNING grant whose slice went has slice
  * NULL).  The device is not referenced either: its
- * NETDEV_UNREGISTER ends the grant.
+ * NETDEV_UNREGISTER ends the grant (a wireless one's phy stays held).
  */
 struct slice_grant {
 	struct list_head list;		/* slice_grants */
@@ -32,8 +32,14 @@ struct slice_grant {
 	bool was_up;			/* IFF_UP in the node before */
 	bool moving;			/* our own move is under way */
 	bool egress_on;			/* egress_ops registered */
-	/* move mode, wireless: it moves with its phy (ah_slice.h) */
+	/*
+	 * Move mode, wireless: it moves with its phy (ah_slice.h), which is
+	 * pinned (get_device()) while the grant holds it.  dev is NULL once
+	 * the slice deleted the interface: the grant then holds the phy
+	 * alone, until it is back in the node or gone.
+	 */
 	bool wireless;
+	struct wiphy *wiphy;
 	bool landed;			/* its phy changed namespace */
 	u8 state;			/* enum slice_state */
 	unsigned long phy_deadline;	/* PHY_WAIT until (jiffies) */
@@ -63,6 +69,7 @@ struct slice_req {
 /* grant.c */
 extern struct list_head slice_grants;
 struct slice_grant *slice_grant_by_dev(const struct net_device *dev);
+struct slice_grant *slice_grant_by_phy(const struct net_device *dev);
 struct slice_grant *slice_grant_by_node(const struct net *node, int ifindex,
 					const char *ifname);
 int slice_grant(struct net_device *dev, struct net *slice,
@@ -71,6 +78,7 @@ void slice_revoke(struct slice_grant *g, u8 reason);
 void slice_grant_stats(const struct slice_grant *g,
 		       struct rtnl_link_stats64 *now);
 const char *slice_phy_name(const struct slice_grant *g);
+struct net *slice_phy_net(const struct slice_grant *g);
 int slice_grants_init(void);
 void slice_grants_exit(void);
 

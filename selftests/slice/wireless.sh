@@ -58,11 +58,12 @@ tx_packets() {
 }
 tx_more_than() { (($(tx_packets "$1") > $2)); }
 
-# up_fails NS TEXT: bringing wlan0 up in NS is refused, saying TEXT
+# up_fails NS TEXT [dev IFACE]: bringing wlan0 (or IFACE) up in NS is
+# refused, saying TEXT
 up_fails() {
-	local out
-	out=$(ip -n "$AH_PREFIX$1" link set wlan0 up 2>&1) && return 1
-	diag "ip link set wlan0 up: $out"
+	local out dev=${4:-wlan0}
+	out=$(ip -n "$AH_PREFIX$1" link set "$dev" up 2>&1) && return 1
+	diag "ip link set $dev up: $out"
 	[[ $out == *"$2"* ]]
 }
 
@@ -85,6 +86,7 @@ fresh() {
 	wait 2>/dev/null
 	! granted || revoke || return 1
 	ip netns exec "$N1" iw dev mon0 del 2>/dev/null
+	ip netns exec "$N1" iw dev mon1 del 2>/dev/null
 	ip netns del "$AH_PREFIX"s1 2>/dev/null
 	ip netns del "$AH_PREFIX"s2 2>/dev/null
 	phy_in 1 || iw phy "$PHY" set netns name "$N1" || return 1
@@ -184,6 +186,44 @@ test_phy_moved_on() {
 	check "  wlan0 up again" is_up 1
 }
 
+test_phy_kept() {
+	fresh && slice s1 || return 1
+	grant s1 && on_air s1 || return 1
+	ip netns exec "$AH_PREFIX"s1 iw phy "$PHY" interface add mon1 \
+		type monitor || return 1
+	check "a second interface on the granted phy cannot come up" \
+		up_fails s1 "another interface" dev mon1 || return 1
+	ip netns exec "$AH_PREFIX"s1 iw dev wlan0 del || return 1
+	check "the slice deletes wlan0: the grant keeps its phy" \
+		busywait 3000 state_is returning &&
+	check "  shown without an interface" \
+		test "$(field phy)/$(field slice_ifname)" == "$PHY/null" &&
+	check "  the phy stays in the slice" phy_in s1 &&
+	check "  and mon1 still cannot come up" \
+		up_fails s1 "another interface" dev mon1 || return 1
+	check "revoke brings the phy home" revoke &&
+	check "  with mon1" ip -n "$N1" link show dev mon1 &&
+	check "  and the grant is gone" test "$(grants)" -eq 0 || return 1
+	ip netns exec "$N1" iw dev mon1 del &&
+		ip netns exec "$N1" iw phy "$PHY" interface add wlan0 \
+			type managed
+}
+
+test_force() {
+	fresh && slice s1 && slice s2 || return 1
+	grant s1 || return 1
+	ip netns exec "$AH_PREFIX"s1 iw phy "$PHY" set netns \
+		name "$AH_PREFIX"s2 || return 1
+	check "held where the slice moved it" busywait 3000 state_is returning &&
+	check "revoke force ends the grant where it is" \
+		ahctl -n "$N1" slice revoke dev wlan0 force &&
+	check "  the grant is gone" test "$(grants)" -eq 0 &&
+	check "  and the phy stays where it is" phy_in s2 &&
+	check "  its wlan0 free to come up" \
+		ip -n "$AH_PREFIX"s2 link set wlan0 up || return 1
+	ip netns exec "$AH_PREFIX"s2 iw phy "$PHY" set netns name "$N1"
+}
+
 test_slice_exit() {
 	fresh && slice s1 || return 1
 	grant s1 && on_air s1 || return 1
@@ -207,7 +247,7 @@ test_radio_gone() {
 AH_TMP=$(mktemp -d)
 trap 'ah_cleanup; unload_module mac80211_hwsim; rm -rf "$AH_TMP"' EXIT
 shared_setup setup
-ktap_begin 6
+ktap_begin 8
 run_case "a wireless interface moves into its slice with its phy, and back" \
 	test_move_and_back
 run_case "a grant waits for its phy, held down, and ends if none comes" \
@@ -216,6 +256,9 @@ run_case "a lease ends under traffic: down at once, held until the phy is back" 
 	test_lease_expiry
 run_case "the slice moves the phy on: the grant ends, held where it went" \
 	test_phy_moved_on
+run_case "the slice deletes the interface: the grant keeps its phy" \
+	test_phy_kept
+run_case "a forced revoke ends a grant whose phy is elsewhere" test_force
 run_case "the slice's namespace exits under traffic" test_slice_exit
 run_case "the radio goes away under traffic" test_radio_gone
 ktap_end

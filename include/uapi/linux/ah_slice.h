@@ -30,7 +30,14 @@
  * cfg80211, which hands the phys of an exiting namespace to the initial
  * one); then the grant is gone and the interface up again if it was.
  * SLICE_A_PHY names the phy and SLICE_A_SLICE_NETNS_INO the slice's
- * namespace (the inode of its nsfs file), for whoever moves the phy.
+ * namespace (the inode of its nsfs file), SLICE_A_PHY_NETNS_INO the one
+ * the phy is in now, for whoever moves the phy.  While a grant holds a
+ * phy, no other interface can be created on it (its registration is
+ * refused), and if the slice deletes the granted interface the grant
+ * keeps holding the phy (RETURNING, without SLICE_A_SLICE_IFINDEX and
+ * SLICE_A_SLICE_IFNAME) until the phy is back in the node or the radio
+ * is removed.  A REVOKE with SLICE_A_FORCE ends a RETURNING grant where
+ * it is, releasing the hold (for a phy nobody can bring back).
  *
  * While granted, a frame the slice sends whose source MAC is not the
  * interface's, or whose IPv4 source is not one of the addresses of the
@@ -115,7 +122,7 @@ enum slice_cmd {
 	 * EBUSY if the interface is granted already; KEEP with MODE map only
 	 */
 	SLICE_CMD_GRANT,
-	SLICE_CMD_REVOKE,	/* IFINDEX|IFNAME (as in the node) */
+	SLICE_CMD_REVOKE,	/* IFINDEX|IFNAME (as in the node) [FORCE] */
 	SLICE_CMD_GET,		/* doit: IFINDEX|IFNAME; dump: every grant */
 	__SLICE_CMD_MAX,
 };
@@ -150,6 +157,8 @@ enum slice_attr {
 	SLICE_A_STATE,		/* u8, enum slice_state */
 	SLICE_A_PHY,		/* string, a wireless interface's phy */
 	SLICE_A_SLICE_NETNS_INO, /* u32, the slice's netns (its nsfs inode) */
+	SLICE_A_PHY_NETNS_INO,	/* u32, the netns its phy is in now */
+	SLICE_A_FORCE,		/* flag (REVOKE): end a RETURNING grant */
 	__SLICE_A_MAX,
 };
 
