@@ -11,7 +11,8 @@
  * before the other steps, the grants after them), in one process, so
  * what dsrd granted carries over.  NAME=VALUE sets an environment
  * variable of the stand-in (FAKE_NETNS, FAKE_SLICE_ERROR,
- * FAKE_NL80211_ERROR; an empty VALUE unsets it) before the next CONF.
+ * FAKE_NL80211_ERROR, FAKE_SLICE_RADIOS; an empty VALUE unsets it) before
+ * the next CONF.
  * Before each CONF, "-- CONF" goes to $FAKE_SLICE_LOG, which then holds
  * the requests it made; after it, one line to stdout: "CONF: failed N;
  * granted by dsrd: IFACE=SLICE[/LEASE]...", with "+map[:PORT,...] [ADDR]"

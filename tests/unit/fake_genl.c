@@ -53,6 +53,11 @@ static void log_attr(const struct fake_family *fam, FILE *f,
 		fprintf(f, " attr%zu", id);
 		return;
 	}
+	if (fam->attrs[id].type == 'F') {
+		fprintf(f, " %s%s", fam->attrs[id].name,
+			len ? "(not empty)" : "");
+		return;
+	}
 	fprintf(f, " %s=", fam->attrs[id].name);
 	if (fam->attrs[id].type != 's')
 		fam->log_value(f, fam->attrs[id].type, a);

@@ -23,11 +23,12 @@
 
 #define FAKE_HIDDEN __attribute__((visibility("hidden")))
 
-/* how a request's attribute is logged: " NAME=VALUE" */
+/* how a request's attribute is logged: " NAME=VALUE", a flag " NAME" */
 struct fake_attr {
 	const char *name;
 	/* how its VALUE is: 's' a string ("(no NUL)" after it if it has
-	 * none), any other the stand-in's log_value() knows */
+	 * none), 'F' a flag (no VALUE; "(not empty)" after NAME if it has
+	 * a payload), any other the stand-in's log_value() knows */
 	char type;
 };
 

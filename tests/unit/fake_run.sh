@@ -45,36 +45,52 @@ fake_start() {
 	# exec'd (or reset its traps; test_ahctl_slice.sh's monitor()) runs
 	# the EXIT trap too, and took $TMP away under every test after it
 	# (their output had nowhere to go).  It ends slice_netns_start's
-	# process too.
-	SLICE_PID=
+	# and other_netns_start's processes too.
+	SLICE_PID= OTHER_PID=
 	trap '[[ $BASHPID == "$$" ]] && { [[ -z $SLICE_PID ]] ||
-		kill "$SLICE_PID" 2>/dev/null; rm -rf "$TMP"; }' EXIT
+		kill "$SLICE_PID" 2>/dev/null; [[ -z $OTHER_PID ]] ||
+		kill "$OTHER_PID" 2>/dev/null; rm -rf "$TMP"; }' EXIT
 	LOG=$TMP/requests
 }
 
-# slice_netns_start: a network namespace of its own for the slice of the
-# wireless tests, that of a process (unshare -n sleep): $SLICE_PID, its
-# pid, $SLICE_NS, its /proc/PID/ns/net (the stand-in's $FAKE_NETNS_PATH:
-# /run/netns/$FAKE_NETNS opens it), $SLICE_INO, its inode.  Where there is
-# none (not root), $SLICE_PID is empty.
-slice_netns_start() {
+# netns_proc_start: a network namespace of its own, that of a process
+# (unshare -n sleep): $NS_PID, its pid, $NS_PATH, its /proc/PID/ns/net,
+# $NS_INO, its inode.  Where there is none (not root), $NS_PID is empty.
+netns_proc_start() {
 	local own i
-	SLICE_PID= SLICE_NS= SLICE_INO=
+	NS_PID= NS_PATH= NS_INO=
 	unshare -n true 2>/dev/null || return 0
 	own=$(stat -L -c %i /proc/self/ns/net)
 	unshare -n sleep 600 < /dev/null > /dev/null 2>&1 &
-	SLICE_PID=$!
+	NS_PID=$!
 	# until unshare has made it and exec'd
 	for ((i = 0; i < 100; i++)); do
-		SLICE_INO=$(stat -L -c %i "/proc/$SLICE_PID/ns/net" 2>/dev/null)
-		if [[ -n $SLICE_INO && $SLICE_INO != "$own" ]]; then
-			SLICE_NS=/proc/$SLICE_PID/ns/net
+		NS_INO=$(stat -L -c %i "/proc/$NS_PID/ns/net" 2>/dev/null)
+		if [[ -n $NS_INO && $NS_INO != "$own" ]]; then
+			NS_PATH=/proc/$NS_PID/ns/net
 			return 0
 		fi
 		sleep 0.02
 	done
-	kill "$SLICE_PID" 2>/dev/null
-	SLICE_PID= SLICE_INO=
+	kill "$NS_PID" 2>/dev/null
+	NS_PID= NS_INO=
+}
+
+# slice_netns_start: a network namespace of its own for the slice of the
+# wireless tests (netns_proc_start): $SLICE_PID, its pid, $SLICE_NS, its
+# /proc/PID/ns/net (the stand-in's $FAKE_NETNS_PATH: /run/netns/$FAKE_NETNS
+# opens it), $SLICE_INO, its inode.  Where there is none (not root),
+# $SLICE_PID is empty.
+slice_netns_start() {
+	netns_proc_start
+	SLICE_PID=$NS_PID SLICE_NS=$NS_PATH SLICE_INO=$NS_INO
+}
+
+# other_netns_start: another one, where the slice moves a phy on (the
+# stand-in's $FAKE_PHY_NETNS_PATH): $OTHER_PID, $OTHER_NS, $OTHER_INO
+other_netns_start() {
+	netns_proc_start
+	OTHER_PID=$NS_PID OTHER_NS=$NS_PATH OTHER_INO=$NS_INO
 }
 
 # dsrd_start SO ABSENT RUNNER: fake_start of $RUN, the RUNNER built here

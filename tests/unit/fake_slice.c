@@ -17,7 +17,8 @@
  *   with the error $FAKE_SLICE_ERROR ("ERRNO:extack message");
  * - a grant it ACKed is remembered by the process, as the module sends
  *   it (STATE active, SLICE_NETNS_INO): a GET of its interface then
- *   answers with it (before the canned ones), a REVOKE forgets it.  A map
+ *   answers with it (before the canned ones), a REVOKE (with or without
+ *   FORCE, logged as "force") forgets it.  A map
  *   grant maps $FAKE_SLICE_ADDR (default 192.0.2.7) to the slice's
  *   interface of the same name and index 99997; the canned map grant's
  *   is 99998.  The tests make interfaces of those indexes in a network
@@ -27,30 +28,46 @@
  *   slice; wiphy 4, "phy4") and wlp2s0 (12, 22; wiphy 5, "phy5"), whose
  *   grants in move mode go as the module's do: PHY_WAIT until nl80211
  *   moves the phy into the slice (ACTIVE), RETURNING after a REVOKE (a
- *   second one changes nothing) until the phy is back in the node, gone
- *   after the next GET then (the module's work frees it a moment
- *   later); a GRANT of one granted is refused (EBUSY).  They are in GET
- *   dumps after the canned grants.  $FAKE_SLICE_RADIOS
- *   ("wlp1s0=active,wlp2s0=returning:blue") has them granted already,
- *   to slice red (or the label after ':'): phy-wait, active, returning,
+ *   second one changes nothing, one with FORCE ends it where it is)
+ *   until the phy is back in the node, gone after the next GET then (the
+ *   module's work frees it a moment later); a GRANT of one granted is
+ *   refused (EBUSY), of one whose interface was deleted too (ENODEV).
+ *   They are in GET dumps after the canned grants, with PHY and
+ *   PHY_NETNS_INO, the namespace the phy is in (not with
+ *   $FAKE_SLICE_PHY_INO=absent, as a module before it).
+ *   $FAKE_SLICE_RADIOS ("wlp1s0=active,wlp2s0=returning:blue") has them
+ *   granted already (and again when it changes, as dsrd_slice_run's
+ *   NAME=VALUE does), to slice red (or the label after ':'): phy-wait,
+ *   active, dev-gone (active until the events below: then the slice
+ *   deletes the interface, the grant is held without it), returning,
  *   moved (returning, the phy in yet another namespace, as when the
- *   slice moved it on), or orphan (returning, the slice's namespace
- *   gone: no SLICE_NETNS_INO; gone after two GETs, as cfg80211 moves
- *   the phy); their slice's namespace is $FAKE_NETNS_PATH's (below), or
- *   the inode $FAKE_SLICE_INO;
+ *   slice moved it on: $FAKE_PHY_NETNS_PATH's, or the inode 2), deleted
+ *   (returning, the slice deleted the interface: no SLICE_IFINDEX and
+ *   SLICE_IFNAME, nl80211 knows the phy only), vanished (the same, but
+ *   deleted after the GET: the grant still names it), nophy (returning,
+ *   but without PHY, which no module sends), home (returning, the phy
+ *   back in the node already: gone after two GETs), or orphan
+ *   (returning, the slice's namespace gone: no SLICE_NETNS_INO; gone
+ *   after two GETs, as cfg80211 moves the phy); their slice's namespace
+ *   is $FAKE_NETNS_PATH's (below), or the inode $FAKE_SLICE_INO;
  * - the stand-in for nl80211 (family "nl80211"; FAKE_NL80211=absent: not
  *   there) knows those two, each in the namespace its phy is in: it
  *   logs to $FAKE_SLICE_LOG too ("set_wiphy_netns flags=0 v0 wiphy=4
  *   netns_fd=slice sk=node": a namespace is "node", ours when the
- *   process started, "slice", $FAKE_NETNS_PATH's, or "ns:INODE"; sk= is
- *   the requesting socket's), answers NL80211_CMD_GET_INTERFACE of an
- *   index of the requester's namespace and NL80211_CMD_SET_WIPHY_NETNS
- *   of a wiphy there (else ENODEV), or that with the error
+ *   process started, "slice", $FAKE_NETNS_PATH's, "other",
+ *   $FAKE_PHY_NETNS_PATH's, or "ns:INODE"; sk= is the requesting
+ *   socket's), answers NL80211_CMD_GET_INTERFACE of an index of the
+ *   requester's namespace, a NL80211_CMD_GET_WIPHY dump with the wiphys
+ *   there (first phy7, wiphy 7, a radio of that namespace's own; split
+ *   in two messages each, both with WIPHY and WIPHY_NAME, when asked with
+ *   NL80211_ATTR_SPLIT_WIPHY_DUMP), and NL80211_CMD_SET_WIPHY_NETNS of a
+ *   wiphy there (else ENODEV), or that with the error
  *   $FAKE_NL80211_ERROR ("ERRNO:extack message");
  * - joining a multicast group sends a GRANT, a REVOKE (expired) and the
  *   GRANT of the map grant with a new address; then, for each wireless
- *   grant, its end: a REVOKE, RETURNING (expired) of an active one, and
- *   of one waiting for its phy (no-phy), gone;
+ *   grant, its end: a REVOKE, RETURNING (expired; dev-gone, without its
+ *   interface, of a dev-gone one) of an active one, and of one waiting
+ *   for its phy (no-phy), gone;
  * - open("/run/netns/$FAKE_NETNS") opens $FAKE_NETNS_PATH (a namespace
  *   of the test's: a process's /proc/PID/ns/net), or our own namespace.
  *
@@ -108,6 +125,7 @@ static const struct fake_attr attrs[SLICE_A_MAX + 1] = {
 	[SLICE_A_MODE] = { "mode", 'b' },
 	[SLICE_A_LEASE] = { "lease", 'w' },
 	[SLICE_A_KEEP] = { "keep", 'k' },
+	[SLICE_A_FORCE] = { "force", 'F' },
 };
 
 struct grant {
@@ -120,11 +138,15 @@ struct grant {
 	const char *addr;	/* map: ADDR, dotted */
 	uint16_t keep[SLICE_KEEP_MAX + 1];
 	int nkeep;
-	/* as this module: STATE, PHY if any, SLICE_NETNS_INO if not 0 */
+	/*
+	 * as this module: STATE, PHY if any (with PHY_NETNS_INO),
+	 * SLICE_NETNS_INO if not 0
+	 */
 	bool stateful;
 	uint8_t state;
 	const char *phy;
-	uint32_t netns_ino;
+	uint32_t netns_ino, phy_netns_ino;
+	bool no_iface;		/* no SLICE_IFINDEX nor SLICE_IFNAME */
 };
 
 /*
@@ -153,6 +175,13 @@ static struct made {
 	char ifname[IFNAMSIZ], name[SLICE_NAME_MAX], addr[INET_ADDRSTRLEN];
 } made[8];
 
+/* where a radio's interface is */
+enum radio_if {
+	IFACE_THERE,
+	IFACE_DELETED,		/* deleted: the grant says so */
+	IFACE_VANISHED,		/* deleted: the grant still names it */
+};
+
 /* the wireless interfaces, and their grants */
 static struct radio {
 	const char *ifname;
@@ -160,6 +189,9 @@ static struct radio {
 	const char *phy;
 	ino_t at;		/* the namespace its phy is in */
 	bool out;		/* not in the node: its index is slice_ifindex */
+	enum radio_if iface;
+	bool no_phy;		/* its grant is sent without PHY */
+	bool deletes;		/* the slice deletes its interface (events) */
 	bool granted;
 	uint8_t state;
 	ino_t slice;		/* the grant's slice; 0: its namespace went */
@@ -186,6 +218,14 @@ static ino_t slice_ns(void)
 	ino_t ino = fake_path_ns(getenv("FAKE_NETNS_PATH"));
 
 	return ino ? ino : node_ns;
+}
+
+/* where the slice moves a phy on: $FAKE_PHY_NETNS_PATH's, else 2 */
+static ino_t other_ns(void)
+{
+	ino_t ino = fake_path_ns(getenv("FAKE_PHY_NETNS_PATH"));
+
+	return ino ? ino : 2;
 }
 
 int genl_ctrl_resolve_grp(struct nl_sock *sk, const char *family,
@@ -240,24 +280,29 @@ static void log_value(FILE *f, char type, const struct nlattr *a)
 /* ---- the stand-in for nl80211 ------------------------------------------ */
 
 static const char *const nl_cmd_names[NL80211_CMD_SET_WIPHY_NETNS + 1] = {
+	[NL80211_CMD_GET_WIPHY] = "get_wiphy",
 	[NL80211_CMD_GET_INTERFACE] = "get_interface",
 	[NL80211_CMD_SET_WIPHY_NETNS] = "set_wiphy_netns",
 };
 
-/* w: u32, n: a network namespace's file descriptor */
+/* w: u32, n: a network namespace's file descriptor, F: a flag */
 static const struct fake_attr nl_attrs[NL80211_ATTR_NETNS_FD + 1] = {
 	[NL80211_ATTR_WIPHY] = { "wiphy", 'w' },
+	[NL80211_ATTR_WIPHY_NAME] = { "wiphy_name", 's' },
 	[NL80211_ATTR_IFINDEX] = { "ifindex", 'w' },
 	[NL80211_ATTR_NETNS_FD] = { "netns_fd", 'n' },
+	[NL80211_ATTR_SPLIT_WIPHY_DUMP] = { "split_wiphy_dump", 'F' },
 };
 
-/* "node", "slice" or "ns:INODE" */
+/* "node", "slice", "other" or "ns:INODE" */
 static void log_ns(FILE *f, ino_t ino)
 {
 	if (ino && ino == node_ns)
 		fputs("node", f);
 	else if (ino && ino == slice_ns())
 		fputs("slice", f);
+	else if (ino && ino == other_ns())
+		fputs("other", f);
 	else
 		fprintf(f, "ns:%lu", (unsigned long)ino);
 }
@@ -318,6 +363,11 @@ static void radio_preset(const char *spec, ino_t slice)
 	r = radio_of(buf);
 	if (!r)
 		return;
+	r->iface = IFACE_THERE;
+	r->no_phy = false;
+	r->deletes = false;
+	r->gets = 0;
+	r->lease = 0;
 	r->granted = true;
 	r->slice = slice;
 	r->at = slice;
@@ -327,12 +377,24 @@ static void radio_preset(const char *spec, ino_t slice)
 		r->state = SLICE_STATE_PHY_WAIT;
 		r->at = node_ns;
 		r->out = false;
-	} else if (!strcmp(state, "active")) {
+	} else if (!strcmp(state, "active") || !strcmp(state, "dev-gone")) {
 		r->state = SLICE_STATE_ACTIVE;
+		r->deletes = !strcmp(state, "dev-gone");
 	} else {
 		r->state = SLICE_STATE_RETURNING;
 		if (!strcmp(state, "moved"))
-			r->at = 2;
+			r->at = other_ns();
+		if (!strcmp(state, "deleted"))
+			r->iface = IFACE_DELETED;
+		if (!strcmp(state, "vanished"))
+			r->iface = IFACE_VANISHED;
+		if (!strcmp(state, "nophy"))
+			r->no_phy = true;
+		if (!strcmp(state, "home")) {
+			r->at = node_ns;
+			r->out = false;
+			r->gets = 2;
+		}
 		if (!strcmp(state, "orphan")) {
 			r->slice = 0;
 			r->at = 1;
@@ -341,20 +403,27 @@ static void radio_preset(const char *spec, ino_t slice)
 	}
 }
 
-/* the first time: every phy in the node, or as $FAKE_SLICE_RADIOS says */
+/*
+ * the first time: every phy in the node, or as $FAKE_SLICE_RADIOS says;
+ * later, when $FAKE_SLICE_RADIOS changed (dsrd_slice_run NAME=VALUE), the
+ * radios it names as it says now
+ */
 static void radios_init(void)
 {
 	const char *spec = getenv("FAKE_SLICE_RADIOS"), *ino;
+	static char last[256];
 	static bool done;
 	char buf[256], *item, *save;
 	ino_t slice = slice_ns();
 	size_t i;
 
-	if (done)
+	if (!done)
+		for (i = 0; i < ARRAY_LEN(radios); i++)
+			radios[i].at = node_ns;
+	else if (!strcmp(spec ? spec : "", last))
 		return;
 	done = true;
-	for (i = 0; i < ARRAY_LEN(radios); i++)
-		radios[i].at = node_ns;
+	snprintf(last, sizeof(last), "%s", spec ? spec : "");
 	ino = getenv("FAKE_SLICE_INO");
 	if (ino && *ino)
 		slice = strtoul(ino, NULL, 10);
@@ -378,9 +447,11 @@ static struct grant radio_grant(const struct radio *r)
 	struct grant g = {
 		.ifindex = r->ifindex, .ifname = r->ifname, .name = r->name,
 		.lease_left = r->lease * 1000, .stateful = true,
-		.state = r->state, .phy = r->phy,
+		.state = r->state, .phy = r->no_phy ? NULL : r->phy,
 		.netns_ino = (uint32_t)r->slice,
+		.phy_netns_ino = (uint32_t)r->at,
 		.slice_ifindex = radio_ifindex(r),
+		.no_iface = r->iface == IFACE_DELETED,
 	};
 
 	return g;
@@ -417,6 +488,14 @@ static void radio_moved(struct radio *r, ino_t to)
 
 /* ---- replies ------------------------------------------------------------ */
 
+/* $FAKE_SLICE_PHY_INO=absent: as a module before SLICE_A_PHY_NETNS_INO */
+static bool phy_ino_absent(void)
+{
+	const char *s = getenv("FAKE_SLICE_PHY_INO");
+
+	return s && !strcmp(s, "absent");
+}
+
 static void send_grant(struct nl_sock *sk, uint32_t seq, int flags,
 		       uint8_t cmd, const struct grant *g, int reason)
 {
@@ -433,8 +512,10 @@ static void send_grant(struct nl_sock *sk, uint32_t seq, int flags,
 	nla_put_string(msg, SLICE_A_NAME, g->name);
 	nla_put_u8(msg, SLICE_A_MODE, g->mode);
 	nla_put_u64(msg, SLICE_A_AGE, g->age);
-	nla_put_u32(msg, SLICE_A_SLICE_IFINDEX, g->slice_ifindex);
-	nla_put_string(msg, SLICE_A_SLICE_IFNAME, g->ifname);
+	if (!g->no_iface) {
+		nla_put_u32(msg, SLICE_A_SLICE_IFINDEX, g->slice_ifindex);
+		nla_put_string(msg, SLICE_A_SLICE_IFNAME, g->ifname);
+	}
 	nla_put_u64(msg, SLICE_A_RX_PACKETS, g->rx_packets);
 	nla_put_u64(msg, SLICE_A_RX_BYTES, g->rx_bytes);
 	nla_put_u64(msg, SLICE_A_TX_PACKETS, g->tx_packets);
@@ -444,7 +525,10 @@ static void send_grant(struct nl_sock *sk, uint32_t seq, int flags,
 		nla_put_u32(msg, SLICE_A_LEASE_LEFT, g->lease_left);
 	if (reason >= 0)
 		nla_put_u8(msg, SLICE_A_REASON, (uint8_t)reason);
-	/* as the module: STATE, PHY, SLICE_NETNS_INO, then ADDR and KEEP */
+	/*
+	 * as the module: STATE, PHY, SLICE_NETNS_INO, PHY_NETNS_INO, then
+	 * ADDR and KEEP
+	 */
 	if (g->stateful) {
 		nla_put_u8(msg, SLICE_A_STATE, g->state);
 		if (g->phy)
@@ -452,6 +536,9 @@ static void send_grant(struct nl_sock *sk, uint32_t seq, int flags,
 		if (g->netns_ino)
 			nla_put_u32(msg, SLICE_A_SLICE_NETNS_INO,
 				    g->netns_ino);
+		if (g->phy && !phy_ino_absent())
+			nla_put_u32(msg, SLICE_A_PHY_NETNS_INO,
+				    g->phy_netns_ino);
 	}
 	/* as the module: ADDR and KEEP (maybe empty) after the others */
 	if (g->mode == SLICE_MODE_MAP) {
@@ -555,6 +642,10 @@ static void answer_grant(struct nl_sock *sk, const struct nlmsghdr *req)
 		fake_send_error(sk, req, EBUSY, text);
 		return;
 	}
+	if (r->iface != IFACE_THERE) {
+		fake_send_error(sk, req, ENODEV, "no device with this name");
+		return;
+	}
 	r->granted = true;
 	r->state = SLICE_STATE_PHY_WAIT;
 	r->slice = grant_ns(tb);
@@ -566,17 +657,22 @@ static void answer_grant(struct nl_sock *sk, const struct nlmsghdr *req)
 	fake_send_error(sk, req, 0, NULL);
 }
 
-/* REVOKE: a wireless one that was active is held until its phy is back */
+/*
+ * REVOKE: a wireless one that was active is held until its phy is back;
+ * one held already ends where it is with FORCE, else nothing changes
+ */
 static void answer_revoke(struct nl_sock *sk, const struct nlmsghdr *req)
 {
 	struct nlattr *tb[SLICE_A_MAX + 1];
 	struct radio *r = NULL;
 	struct made *m = NULL;
+	bool force = false;
 
 	if (!genlmsg_parse((struct nlmsghdr *)req, 0, tb, SLICE_A_MAX, NULL) &&
 	    tb[SLICE_A_IFNAME]) {
 		r = radio_of(nla_data(tb[SLICE_A_IFNAME]));
 		m = made_of(nla_data(tb[SLICE_A_IFNAME]));
+		force = !!tb[SLICE_A_FORCE];
 	}
 	if (m)
 		m->used = false;
@@ -584,6 +680,8 @@ static void answer_revoke(struct nl_sock *sk, const struct nlmsghdr *req)
 		r->granted = false;
 	else if (r && r->granted && r->state == SLICE_STATE_ACTIVE)
 		r->state = SLICE_STATE_RETURNING;
+	else if (r && r->granted && force)
+		r->granted = false;
 	fake_send_error(sk, req, 0, NULL);
 }
 
@@ -650,7 +748,52 @@ static void answer_get(struct nl_sock *sk, const struct nlmsghdr *req)
 	fake_send_error(sk, req, ENOENT, "the interface is not granted");
 }
 
-/* nl80211: the interface of an index, a phy's move, of the requester's ns */
+/* one NL80211_CMD_NEW_WIPHY of a dump (@part: a split one's second) */
+static void send_wiphy(struct nl_sock *sk, uint32_t seq, uint32_t wiphy,
+		       const char *name, bool part)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	genlmsg_put(msg, 0, seq, nl80211.id, 0, NLM_F_MULTI,
+		    NL80211_CMD_NEW_WIPHY, 0);
+	nla_put_u32(msg, NL80211_ATTR_WIPHY, wiphy);
+	nla_put_string(msg, NL80211_ATTR_WIPHY_NAME, name);
+	nla_put_u32(msg, NL80211_ATTR_GENERATION, 1);
+	if (part)
+		nla_put_u32(msg, NL80211_ATTR_MAX_NUM_SCAN_SSIDS, 4);
+	fake_send_msg(sk, msg);
+}
+
+/* GET_WIPHY, a dump: phy7, then the radios of namespace @from */
+static void answer_wiphy_dump(struct nl_sock *sk, const struct nlmsghdr *req,
+			      struct nlattr **tb, ino_t from)
+{
+	bool split = !!tb[NL80211_ATTR_SPLIT_WIPHY_DUMP];
+	size_t i;
+
+	if (!(req->nlmsg_flags & NLM_F_DUMP)) {
+		fake_send_error(sk, req, EINVAL, NULL);
+		return;
+	}
+	send_wiphy(sk, req->nlmsg_seq, 7, "phy7", false);
+	if (split)
+		send_wiphy(sk, req->nlmsg_seq, 7, "phy7", true);
+	for (i = 0; i < ARRAY_LEN(radios); i++) {
+		if (radios[i].at != from)
+			continue;
+		send_wiphy(sk, req->nlmsg_seq, radios[i].wiphy, radios[i].phy,
+			   false);
+		if (split)
+			send_wiphy(sk, req->nlmsg_seq, radios[i].wiphy,
+				   radios[i].phy, true);
+	}
+	fake_send_done(sk, req->nlmsg_seq);
+}
+
+/*
+ * nl80211: the interface of an index, the wiphys, a phy's move, of the
+ * requester's namespace
+ */
 static void answer_nl80211(struct nl_sock *sk, const struct nlmsghdr *req)
 {
 	struct genlmsghdr *gh = nlmsg_data(req);
@@ -666,10 +809,15 @@ static void answer_nl80211(struct nl_sock *sk, const struct nlmsghdr *req)
 		fake_send_error(sk, req, EINVAL, NULL);
 		return;
 	}
+	if (gh->cmd == NL80211_CMD_GET_WIPHY) {
+		answer_wiphy_dump(sk, req, tb, from);
+		return;
+	}
 	for (i = 0; i < ARRAY_LEN(radios); i++) {
 		if (radios[i].at != from)
 			continue;
 		if (gh->cmd == NL80211_CMD_GET_INTERFACE &&
+		    radios[i].iface == IFACE_THERE &&
 		    tb[NL80211_ATTR_IFINDEX] &&
 		    nla_get_u32(tb[NL80211_ATTR_IFINDEX]) ==
 		    radio_ifindex(&radios[i]))
@@ -773,8 +921,11 @@ int nl_socket_add_membership(struct nl_sock *sk, int group)
 			continue;
 		if (radios[i].state == SLICE_STATE_ACTIVE) {
 			radios[i].state = SLICE_STATE_RETURNING;
+			if (radios[i].deletes)
+				radios[i].iface = IFACE_DELETED;
 			g = radio_grant(&radios[i]);
 			send_grant(sk, 0, 0, SLICE_CMD_REVOKE, &g,
+				   radios[i].deletes ? SLICE_REASON_DEV_GONE :
 				   SLICE_REASON_EXPIRED);
 			continue;
 		}

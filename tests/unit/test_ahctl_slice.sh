@@ -17,12 +17,18 @@
 # file (NL80211_CMD_SET_WIPHY_NETNS, from a socket of the node), then the
 # GET that sees it ACTIVE; if nl80211 refuses, the REVOKE and its reason.
 # After a revoke of one the kernel holds (RETURNING), the phy is found and
-# moved back from a socket of the slice's namespace, which ahctl finds by
-# its inode (SLICE_NETNS_INO), with a file of the node's, then GETs until
-# the grant is gone.  The stand-in sees the namespaces: for these the
-# slice is a network namespace of the test's own (slice_netns_start), and
-# the tests are skipped where there is none.  show and monitor print
-# state, phy and slice_netns_ino.
+# moved back from a socket of the namespace it is in, which ahctl finds by
+# its inode (PHY_NETNS_INO: the slice's, or another one the slice moved it
+# to; from a module without it, SLICE_NETNS_INO), with a file of the
+# node's, then GETs until the grant is gone.  The phy is found by its
+# interface's index there, or by its name (a GET_WIPHY dump, split) when
+# the grant has no interface (the slice deleted it) or that index is not
+# there.  revoke ... force sends FORCE, moves nothing and waits for the
+# grant to go.  The stand-in sees the namespaces: for these the slice is
+# a network namespace of the test's own (slice_netns_start), the other
+# one another (other_netns_start), and the tests are skipped where there
+# is none.  show and monitor print state, phy, slice_netns_ino and
+# phy_netns_ino.
 #
 # After a map grant ahctl configures the slice's side over rtnetlink, for
 # real: in a network namespace of the test's own (unshare -n), with a
@@ -183,6 +189,12 @@ expect "grant: -j is show's and monitor's" 2 "'-j' is not an argument" "" -- \
 expect "revoke: dev is required" 2 "missing 'dev IFACE'" "" -- slice revoke
 expect "revoke: no netns" 2 "'netns' is not an argument of this command" "" -- \
 	slice revoke dev eth1 netns red
+expect "revoke: force given twice" 2 "'force' given twice" "" -- \
+	slice revoke dev eth1 force force
+expect "grant: no force" 2 "'force' is not an argument of this command" "" -- \
+	slice grant dev eth1 netns red force
+expect "revoke: force is a word alone" 2 "unexpected argument '1'" "" -- \
+	slice revoke dev eth1 force 1
 expect "show: an unexpected argument" 2 "unexpected argument 'eth1'" "" -- \
 	slice show eth1
 expect "monitor: no dev" 2 "'dev' is not an argument of this command" "" -- \
@@ -208,6 +220,9 @@ expect "grant: a namespace that is not there is not sent" 1 \
 	slice grant dev eth1 netns blue
 expect "revoke: a GET, which finds no grant" 0 "" "revoke flags=0 v1 ifname=eth1
 $GET_ETH1" -- slice revoke dev eth1
+expect "revoke force: the FORCE flag; a GET, which finds no grant" 0 "" \
+	"revoke flags=0 v1 ifname=eth1 force
+$GET_ETH1" -- slice revoke force dev eth1
 expect "show: a dump" 0 "" "get flags=dump v1" -- slice show
 expect "ahctl slice alone: show" 0 "" "get flags=dump v1" -- slice
 expect "show dev: a GET of it" 0 "" "get flags=0 v1 ifname=wlan0" -- \
@@ -317,18 +332,22 @@ exit 0'
 # wlp1s0: index 11 in the node, 21 in a slice, wiphy 4 (phy4); wlp2s0: 12,
 # 22, wiphy 5 (phy5).  "sk=" is the namespace of the socket that asked.
 slice_netns_start
+other_netns_start
 GET_W1="get flags=0 v1 ifname=wlp1s0"
 WGRANT="get_interface flags=0 v0 ifindex=11 sk=node
 set_wiphy_netns flags=0 v0 wiphy=4 netns_fd=slice sk=node"
 WBACK="get_interface flags=0 v0 ifindex=21 sk=slice
 set_wiphy_netns flags=0 v0 wiphy=4 netns_fd=node sk=slice"
-# wexpect: expect, the slice being $SLICE_NS; skipped without it
+WDUMP="get_wiphy flags=dump v0 split_wiphy_dump sk=slice"
+WHOME="set_wiphy_netns flags=0 v0 wiphy=4 netns_fd=node sk=slice"
+# wexpect: expect, the slice being $SLICE_NS, the other namespace
+# $OTHER_NS; skipped without them
 wexpect() {
-	if [[ -z $SLICE_PID ]]; then
+	if [[ -z $SLICE_PID || -z $OTHER_PID ]]; then
 		result 1 "$1 # SKIP no network namespace of our own (unshare -n as root)"
 		return
 	fi
-	FAKE_NETNS_PATH=$SLICE_NS expect "$@"
+	FAKE_NETNS_PATH=$SLICE_NS FAKE_PHY_NETNS_PATH=$OTHER_NS expect "$@"
 }
 wexpect "grant wireless: GET, the phy found in the node and moved into the slice by its file, ACTIVE" \
 	0 "" "grant flags=0 v1 ifname=wlp1s0 netns_fd=net name=red
@@ -387,32 +406,121 @@ $GET_W1" -- slice revoke dev wlp1s0
 FAKE_SLICE_INO=1 FAKE_SLICE_RADIOS=wlp1s0=returning wexpect \
 	"revoke wireless, no namespace of the slice's inode: said, exit 1" 1 \
 	"ahctl: slice wlp1s0: the slice's network namespace (inode 1) is in neither /run/netns nor /proc: phy4 stays there
-ahctl: slice wlp1s0: revoked, but phy4 is not back in the node: the interface stays down until it is (ahctl slice revoke dev wlp1s0 tries again)" \
+ahctl: slice wlp1s0: revoked, but phy4 is not back in the node: the interface stays down until it is (ahctl slice revoke dev wlp1s0 tries again; with force, ends the grant where it is)" \
 	"revoke flags=0 v1 ifname=wlp1s0
 $GET_W1" -- slice revoke dev wlp1s0
 FAKE_SLICE_RADIOS=wlp1s0=moved wexpect \
-	"revoke wireless, the phy moved on by the slice: not found there, said, exit 1" 1 \
-	"ahctl: slice wlp1s0: cannot find phy4 in slice red's namespace (as interface 21, wlp1s0): No such device" \
+	"revoke wireless, the phy moved on by the slice: back from the namespace it is in (phy_netns_ino)" \
+	0 "" "revoke flags=0 v1 ifname=wlp1s0
+$GET_W1
+get_interface flags=0 v0 ifindex=21 sk=other
+set_wiphy_netns flags=0 v0 wiphy=4 netns_fd=node sk=other
+$GET_W1
+$GET_W1" -- slice revoke dev wlp1s0
+FAKE_SLICE_PHY_INO=absent FAKE_SLICE_RADIOS=wlp1s0=moved wexpect \
+	"revoke wireless, moved on, a module without phy_netns_ino: not in the slice's namespace by index nor by name, said, exit 1" 1 \
+	"ahctl: slice wlp1s0: cannot find phy4 in slice red's namespace (as interface 21, wlp1s0, nor by its name): No such device: no wiphy named phy4 there
+ahctl: slice wlp1s0: revoked, but phy4 is not back in the node" \
 	"revoke flags=0 v1 ifname=wlp1s0
 $GET_W1
 get_interface flags=0 v0 ifindex=21 sk=slice
+$WDUMP
 $GET_W1" -- slice revoke dev wlp1s0
+FAKE_SLICE_PHY_INO=absent FAKE_SLICE_RADIOS=wlp1s0=returning wexpect \
+	"revoke wireless, a module without phy_netns_ino: back from the slice's namespace" \
+	0 "" "revoke flags=0 v1 ifname=wlp1s0
+$GET_W1
+$WBACK
+$GET_W1
+$GET_W1" -- slice revoke dev wlp1s0
+FAKE_SLICE_RADIOS=wlp1s0=deleted wexpect \
+	"revoke wireless, the slice deleted the interface: the phy found by its name (GET_WIPHY dump), moved back with the node's file" \
+	0 "" "revoke flags=0 v1 ifname=wlp1s0
+$GET_W1
+$WDUMP
+$WHOME
+$GET_W1
+$GET_W1" -- slice revoke dev wlp1s0
+FAKE_SLICE_RADIOS=wlp1s0=vanished wexpect \
+	"revoke wireless, the interface deleted after the GET: not there by its index, found by its name" \
+	0 "" "revoke flags=0 v1 ifname=wlp1s0
+$GET_W1
+get_interface flags=0 v0 ifindex=21 sk=slice
+$WDUMP
+$WHOME
+$GET_W1
+$GET_W1" -- slice revoke dev wlp1s0
+FAKE_NL80211_ERROR="1:no CAP_NET_ADMIN" FAKE_SLICE_RADIOS=wlp1s0=deleted wexpect \
+	"revoke wireless, no interface, nl80211 refuses the move: its reason, exit 1" 1 \
+	"ahctl: slice wlp1s0: cannot move phy4 back to the node from slice red's namespace: Operation not permitted: no CAP_NET_ADMIN
+ahctl: slice wlp1s0: revoked, but phy4 is not back in the node" \
+	"revoke flags=0 v1 ifname=wlp1s0
+$GET_W1
+$WDUMP
+$WHOME
+$GET_W1" -- slice revoke dev wlp1s0
+FAKE_SLICE_RADIOS=wlp1s0=home wexpect \
+	"revoke wireless, the phy back in the node already (phy_netns_ino): nothing moved, the grant waited for" \
+	0 "" "revoke flags=0 v1 ifname=wlp1s0
+$GET_W1
+$GET_W1
+$GET_W1" -- slice revoke dev wlp1s0
+FAKE_SLICE_RADIOS=wlp1s0=nophy wexpect \
+	"revoke, a returning grant without a phy: said, nothing moved, exit 1" 1 \
+	"ahctl: slice wlp1s0: the grant is returning, but the kernel names no phy for it (no SLICE_A_PHY): nothing to move back" \
+	"revoke flags=0 v1 ifname=wlp1s0
+$GET_W1" -- slice revoke dev wlp1s0
+FAKE_SLICE_RADIOS=wlp1s0=moved wexpect \
+	"revoke force, the phy moved on: FORCE sent, nothing moved, the grant gone" \
+	0 "" "revoke flags=0 v1 ifname=wlp1s0 force
+$GET_W1" -- slice revoke dev wlp1s0 force
+# the GETs of the bounded wait, as many as 3 s take, said once
+D="revoke force of an active grant: revoked, held (force ends only a returning one): said after the wait, nothing moved, exit 1"
+if [[ -z $SLICE_PID || -z $OTHER_PID ]]; then
+	result 1 "$D # SKIP no network namespace of our own (unshare -n as root)"
+else
+	FAKE_NETNS_PATH=$SLICE_NS FAKE_SLICE_RADIOS=wlp1s0=active run \
+		slice revoke dev wlp1s0 force
+	same "$D" "exit $rc
+$stderr
+$(uniq <<< "$req")" "exit 1
+ahctl: slice wlp1s0: revoked with force, but the grant is still returning after 3000 ms: force ends only a grant that was returning already, not an active one (ahctl slice revoke dev wlp1s0 moves phy4 back; with force, ends the grant where it is)
+revoke flags=0 v1 ifname=wlp1s0 force
+$GET_W1"
+fi
+FAKE_SLICE_RADIOS=wlp1s0=deleted wexpect \
+	"revoke force, no interface: nothing looked for, the grant gone" \
+	0 "" "revoke flags=0 v1 ifname=wlp1s0 force
+$GET_W1" -- slice revoke dev wlp1s0 force
 
 # show and monitor: the slice's namespace is ours here
 INO=$(stat -L -c %i /proc/self/ns/net)
 FAKE_SLICE_RADIOS=wlp1s0=phy-wait,wlp2s0=returning run slice show
-same "show: a wireless grant's state (unless active), phy and slice_netns_ino; in ifindex order" \
+same "show: a wireless grant's state (unless active), phy, slice_netns_ino and phy_netns_ino; in ifindex order" \
 	"$(tail -n 2 <<< "$stdout")" \
-"wlp1s0 netns red mode move state phy-wait phy phy4 slice_ifname wlp1s0 slice_netns_ino $INO age 0ms lease none rx_packets 0 rx_bytes 0 tx_packets 0 tx_bytes 0 spoofed 0
-wlp2s0 netns red mode move state returning phy phy5 slice_ifname wlp2s0 slice_netns_ino $INO age 0ms lease none rx_packets 0 rx_bytes 0 tx_packets 0 tx_bytes 0 spoofed 0"
+"wlp1s0 netns red mode move state phy-wait phy phy4 slice_ifname wlp1s0 slice_netns_ino $INO phy_netns_ino $INO age 0ms lease none rx_packets 0 rx_bytes 0 tx_packets 0 tx_bytes 0 spoofed 0
+wlp2s0 netns red mode move state returning phy phy5 slice_ifname wlp2s0 slice_netns_ino $INO phy_netns_ino $INO age 0ms lease none rx_packets 0 rx_bytes 0 tx_packets 0 tx_bytes 0 spoofed 0"
 FAKE_SLICE_RADIOS=wlp1s0=active,wlp2s0=orphan run slice show
 same "show: active is not said; the slice's namespace gone: no slice_netns_ino" \
 	"$(tail -n 2 <<< "$stdout")" \
-"wlp1s0 netns red mode move phy phy4 slice_ifname wlp1s0 slice_netns_ino $INO age 0ms lease none rx_packets 0 rx_bytes 0 tx_packets 0 tx_bytes 0 spoofed 0
-wlp2s0 netns red mode move state returning phy phy5 slice_ifname wlp2s0 age 0ms lease none rx_packets 0 rx_bytes 0 tx_packets 0 tx_bytes 0 spoofed 0"
+"wlp1s0 netns red mode move phy phy4 slice_ifname wlp1s0 slice_netns_ino $INO phy_netns_ino $INO age 0ms lease none rx_packets 0 rx_bytes 0 tx_packets 0 tx_bytes 0 spoofed 0
+wlp2s0 netns red mode move state returning phy phy5 slice_ifname wlp2s0 phy_netns_ino 1 age 0ms lease none rx_packets 0 rx_bytes 0 tx_packets 0 tx_bytes 0 spoofed 0"
+FAKE_SLICE_PHY_INO=absent FAKE_SLICE_INO=7 FAKE_SLICE_RADIOS=wlp1s0=deleted,wlp2s0=moved run slice show
+same "show: no slice_ifname for a grant without interface; phy_netns_ino where the phy is, none from an older module" \
+	"$(tail -n 2 <<< "$stdout")" \
+"wlp1s0 netns red mode move state returning phy phy4 slice_netns_ino 7 age 0ms lease none rx_packets 0 rx_bytes 0 tx_packets 0 tx_bytes 0 spoofed 0
+wlp2s0 netns red mode move state returning phy phy5 slice_ifname wlp2s0 slice_netns_ino 7 age 0ms lease none rx_packets 0 rx_bytes 0 tx_packets 0 tx_bytes 0 spoofed 0"
+FAKE_SLICE_INO=7 FAKE_SLICE_RADIOS=wlp1s0=deleted,wlp2s0=moved run slice show
+same "show: a returning grant without interface; one whose phy is elsewhere than the slice" \
+	"$(tail -n 2 <<< "$stdout")" \
+"wlp1s0 netns red mode move state returning phy phy4 slice_netns_ino 7 phy_netns_ino 7 age 0ms lease none rx_packets 0 rx_bytes 0 tx_packets 0 tx_bytes 0 spoofed 0
+wlp2s0 netns red mode move state returning phy phy5 slice_ifname wlp2s0 slice_netns_ino 7 phy_netns_ino 2 age 0ms lease none rx_packets 0 rx_bytes 0 tx_packets 0 tx_bytes 0 spoofed 0"
 FAKE_SLICE_RADIOS=wlp1s0=active run -j slice show dev wlp1s0
-same "show -j: state, phy and slice_netns_ino as keys" "$stdout" \
-"[{\"ifindex\":11,\"ifname\":\"wlp1s0\",\"name\":\"red\",\"mode\":\"move\",\"age\":0,\"slice_ifindex\":21,\"slice_ifname\":\"wlp1s0\",\"rx_packets\":0,\"rx_bytes\":0,\"tx_packets\":0,\"tx_bytes\":0,\"spoofed\":0,\"state\":\"active\",\"phy\":\"phy4\",\"slice_netns_ino\":$INO}]"
+same "show -j: state, phy, slice_netns_ino and phy_netns_ino as keys" "$stdout" \
+"[{\"ifindex\":11,\"ifname\":\"wlp1s0\",\"name\":\"red\",\"mode\":\"move\",\"age\":0,\"slice_ifindex\":21,\"slice_ifname\":\"wlp1s0\",\"rx_packets\":0,\"rx_bytes\":0,\"tx_packets\":0,\"tx_bytes\":0,\"spoofed\":0,\"state\":\"active\",\"phy\":\"phy4\",\"slice_netns_ino\":$INO,\"phy_netns_ino\":$INO}]"
+FAKE_SLICE_INO=7 FAKE_SLICE_RADIOS=wlp1s0=deleted run -j slice show dev wlp1s0
+same "show -j: a returning grant without interface: no slice_ifindex nor slice_ifname" "$stdout" \
+'[{"ifindex":11,"ifname":"wlp1s0","name":"red","mode":"move","age":0,"rx_packets":0,"rx_bytes":0,"tx_packets":0,"tx_bytes":0,"spoofed":0,"state":"returning","phy":"phy4","slice_netns_ino":7,"phy_netns_ino":7}]'
 FAKE_SLICE_RADIOS=wlp1s0=phy-wait,wlp2s0=returning run -j slice show
 if python3 -c 'import json, sys
 d = json.load(sys.stdin)
@@ -428,14 +536,14 @@ FAKE_SLICE_RADIOS=wlp1s0=active,wlp2s0=phy-wait MON_LINES=5 monitor slice monito
 same "monitor: a wireless lease's end (returning, expired), a phy that did not come (no-phy)" \
 	"$(tail -n 2 <<< "$stdout")
 exit $rc" \
-"revoke wlp1s0 netns red mode move age 0ms slice_ifindex 21 slice_ifname wlp1s0 rx_packets 0 rx_bytes 0 tx_packets 0 tx_bytes 0 reason expired spoofed 0 state returning phy phy4 slice_netns_ino $INO
-revoke wlp2s0 netns red mode move age 0ms slice_ifindex 12 slice_ifname wlp2s0 rx_packets 0 rx_bytes 0 tx_packets 0 tx_bytes 0 reason no-phy spoofed 0 state phy-wait phy phy5 slice_netns_ino $INO
+"revoke wlp1s0 netns red mode move age 0ms slice_ifindex 21 slice_ifname wlp1s0 rx_packets 0 rx_bytes 0 tx_packets 0 tx_bytes 0 reason expired spoofed 0 state returning phy phy4 slice_netns_ino $INO phy_netns_ino $INO
+revoke wlp2s0 netns red mode move age 0ms slice_ifindex 12 slice_ifname wlp2s0 rx_packets 0 rx_bytes 0 tx_packets 0 tx_bytes 0 reason no-phy spoofed 0 state phy-wait phy phy5 slice_netns_ino $INO phy_netns_ino $INO
 exit 0"
 FAKE_SLICE_RADIOS=wlp1s0=active MON_LINES=4 monitor slice monitor -j
 same "monitor -j: the state and phy of a wireless grant's end" \
 	"$(tail -n 1 <<< "$stdout")
 exit $rc" \
-"{\"event\":\"revoke\",\"ifindex\":11,\"ifname\":\"wlp1s0\",\"name\":\"red\",\"mode\":\"move\",\"age\":0,\"slice_ifindex\":21,\"slice_ifname\":\"wlp1s0\",\"rx_packets\":0,\"rx_bytes\":0,\"tx_packets\":0,\"tx_bytes\":0,\"reason\":\"expired\",\"spoofed\":0,\"state\":\"returning\",\"phy\":\"phy4\",\"slice_netns_ino\":$INO}
+"{\"event\":\"revoke\",\"ifindex\":11,\"ifname\":\"wlp1s0\",\"name\":\"red\",\"mode\":\"move\",\"age\":0,\"slice_ifindex\":21,\"slice_ifname\":\"wlp1s0\",\"rx_packets\":0,\"rx_bytes\":0,\"tx_packets\":0,\"tx_bytes\":0,\"reason\":\"expired\",\"spoofed\":0,\"state\":\"returning\",\"phy\":\"phy4\",\"slice_netns_ino\":$INO,\"phy_netns_ino\":$INO}
 exit 0"
 
 # ---- no module --------------------------------------------------------------

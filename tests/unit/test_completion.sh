@@ -233,8 +233,11 @@ expect "slice grant: no value for keep" \
 	"ahctl slice grant dev eth0 netns red mode map keep " ""
 expect "slice grant: keep not repeated" \
 	"ahctl slice grant dev eth0 netns red mode map keep 22 " "lease"
-expect "slice revoke: dev" "ahctl slice revoke " "dev"
-expect "slice revoke: nothing after dev IFACE" "ahctl slice revoke dev wlan1 " ""
+expect "slice revoke: dev and force" "ahctl slice revoke " "dev force"
+expect "slice revoke: force after dev IFACE" "ahctl slice revoke dev wlan1 " "force"
+expect "slice revoke: dev after force" "ahctl slice revoke force " "dev"
+expect "slice revoke: nothing after dev IFACE force" \
+	"ahctl slice revoke dev wlan1 force " ""
 expect "slice show: dev" "ahctl slice show " "dev"
 expect "slice show: -j and -p" "ahctl slice show -" "-j --json -p --pretty"
 expect "slice monitor: nothing" "ahctl slice monitor " ""

@@ -27,8 +27,10 @@
 # announces that one of dsrd's wireless grants ended and is held until
 # its phy is back (RETURNING), when a reload revokes one, or when a
 # reload finds one of the config's held, dsrd moves the phy back from
-# inside the slice's namespace and waits for the grant to go.  These need
-# a network namespace of the test's own for the slice (skipped without).
+# inside the namespace it is in (the slice's, or another one the slice
+# moved it to), found by its interface or, if the slice deleted that, by
+# its name, and waits for the grant to go.  These need network namespaces
+# of the test's own for the slice and the other one (skipped without).
 #
 # The stand-in's kernel always holds three grants: wlan0 to slice "red",
 # wlan1 to a slice without a label, and wlan2 to slice "blue" in map mode
@@ -330,6 +332,7 @@ fi
 
 # ---- wireless leases: the phy ----------------------------------------------
 slice_netns_start
+other_netns_start
 conf wl wlp1s0 red -
 conf none
 GET_W1="get flags=0 v1 ifname=wlp1s0"
@@ -343,12 +346,14 @@ get_interface flags=0 v0 ifindex=21 sk=slice
 set_wiphy_netns flags=0 v0 wiphy=4 netns_fd=node sk=slice
 $GET_W1
 $GET_W1"
-# wrun ARGS...: run, the slice being $SLICE_NS
-wrun() { FAKE_NETNS_PATH=$SLICE_NS run "$@"; }
-# wskip DESC...: true (and each DESC skipped) without $SLICE_NS
+# wrun ARGS...: run, the slice being $SLICE_NS, the other namespace
+# $OTHER_NS
+wrun() { FAKE_NETNS_PATH=$SLICE_NS FAKE_PHY_NETNS_PATH=$OTHER_NS run "$@"; }
+# wskip DESC...: true (and each DESC skipped) without $SLICE_NS and
+# $OTHER_NS
 wskip() {
 	local d
-	[[ -z $SLICE_PID ]] || return 1
+	[[ -z $SLICE_PID || -z $OTHER_PID ]] || return 1
 	for d in "$@"; do
 		result 1 "$d # SKIP no network namespace of our own (unshare -n as root)"
 	done
@@ -385,7 +390,7 @@ get flags=dump v1
 $WGRANT"
 	has "$D2" "$stderr" \
 		'"cmd":"revoke","event":"revoke","ifindex":11,"ifname":"wlp1s0","name":"red",' \
-		'"reason":"expired","spoofed":0,"state":"returning","phy":"phy4","slice_netns_ino":'"$SLICE_INO}" \
+		'"reason":"expired","spoofed":0,"state":"returning","phy":"phy4","slice_netns_ino":'"$SLICE_INO,"'"phy_netns_ino":'"$SLICE_INO}" \
 		"dsrd: slice wlp1s0: phy4 is back from slice red" \
 		"dsrd: slice wlp1s0: the grant to slice red has ended; granting it again"
 fi
@@ -414,6 +419,79 @@ $req" "wl: failed 0; granted by dsrd: wlp1s0=red+phy4
 get flags=dump v1
 $WBACK
 $WGRANT"
+fi
+
+D1="a held grant of the config's, its phy moved on by the slice: back from where it is, then granted again"
+if ! wskip "$D1"; then
+	FAKE_SLICE_RADIOS=wlp1s0=moved wrun wl
+	same "$D1" "$stdout
+$req" "wl: failed 0; granted by dsrd: wlp1s0=red+phy4
+-- wl
+get flags=dump v1
+$GET_W1
+get_interface flags=0 v0 ifindex=21 sk=other
+set_wiphy_netns flags=0 v0 wiphy=4 netns_fd=node sk=other
+$GET_W1
+$GET_W1
+$WGRANT"
+fi
+
+D1="a held grant of the config's without its interface: its phy back by its name; the grant again refused (no interface)"
+D2="a held grant without its interface: what dsrd logs of it"
+if ! wskip "$D1" "$D2"; then
+	FAKE_SLICE_RADIOS=wlp1s0=deleted wrun wl
+	same "$D1" "$stdout
+$req" "wl: failed 1; granted by dsrd:
+-- wl
+get flags=dump v1
+$GET_W1
+get_wiphy flags=dump v0 split_wiphy_dump sk=slice
+set_wiphy_netns flags=0 v0 wiphy=4 netns_fd=node sk=slice
+$GET_W1
+$GET_W1
+grant flags=0 v1 ifname=wlp1s0 netns_fd=net name=red mode=0"
+	has "$D2" "$stderr" \
+		"dsrd: slice wlp1s0: phy4 is back from slice red" \
+		"dsrd: No such device: no device with this name" \
+		"dsrd: slice wlp1s0: cannot grant it to slice red"
+fi
+
+D1="a held grant without its interface, taken out of the config: revoked, its phy back by its name"
+if ! wskip "$D1"; then
+	FAKE_SLICE_RADIOS=wlp1s0=active wrun wl FAKE_SLICE_RADIOS=wlp1s0=deleted none
+	same "$D1" "$stdout
+$req" "wl: failed 0; granted by dsrd: wlp1s0=red+phy4
+none: failed 0; granted by dsrd:
+-- wl
+get flags=dump v1
+-- none
+get flags=dump v1
+revoke flags=0 v1 ifname=wlp1s0
+$GET_W1
+get_wiphy flags=dump v0 split_wiphy_dump sk=slice
+set_wiphy_netns flags=0 v0 wiphy=4 netns_fd=node sk=slice
+$GET_W1
+$GET_W1"
+fi
+
+D1="the slice deletes the interface of a wireless lease (RETURNING, dev-gone, no interface announced): its phy back by its name"
+D2="the slice deletes the interface: the event logged without slice_ifindex, then what dsrd did"
+if ! wskip "$D1" "$D2"; then
+	FAKE_SLICE_RADIOS=wlp1s0=dev-gone wrun wl events
+	same "$D1" "$stdout
+$req" "wl: failed 0; granted by dsrd: wlp1s0=red+phy4
+events: granted by dsrd: wlp1s0=red+phy4
+-- wl
+get flags=dump v1
+$GET_W1
+get_wiphy flags=dump v0 split_wiphy_dump sk=slice
+set_wiphy_netns flags=0 v0 wiphy=4 netns_fd=node sk=slice
+$GET_W1
+$GET_W1"
+	has "$D2" "$stderr" \
+		'"cmd":"revoke","event":"revoke","ifindex":11,"ifname":"wlp1s0","name":"red","mode":"move","age":0,"rx_packets":0,' \
+		'"reason":"dev-gone","spoofed":0,"state":"returning","phy":"phy4","slice_netns_ino":'"$SLICE_INO,"'"phy_netns_ino":'"$SLICE_INO}" \
+		"dsrd: slice wlp1s0: phy4 is back from slice red"
 fi
 
 D1="a held grant of another slice's: left alone"

@@ -19,7 +19,10 @@
  * and, if it waits for its phy (PHY_WAIT), moves the phy into the slice
  * with nl80211 and waits for the grant to be ACTIVE, else revokes it;
  * after a revoke, a grant the kernel holds until its phy is back
- * (RETURNING) gets its phy back from the slice's namespace.
+ * (RETURNING) gets its phy back from the namespace it is in (the slice's,
+ * or where the slice moved it).  revoke ... force (SLICE_A_FORCE) ends a
+ * RETURNING grant where it is instead: nothing is moved, ahctl waits for
+ * the grant to go.
  *
  * Show and monitor print from the family's description
  * (common/slice_attrs.c): one JSON key (the attribute's name) and one
@@ -64,6 +67,7 @@ enum {
 	A_LEASE	= 1 << 3,	/* lease SECONDS */
 	A_JSON	= 1 << 4,	/* -j, -p after the command (output only) */
 	A_KEEP	= 1 << 5,	/* keep PORT[,PORT...] (mode map) */
+	A_FORCE	= 1 << 6,	/* force (revoke) */
 };
 
 struct sl_args {
@@ -94,7 +98,8 @@ static const struct sl_cmd sl_cmds[] = {
 	{ "grant", do_change, SLICE_CMD_GRANT,
 	  A_DEV | A_NETNS | A_MODE | A_KEEP | A_LEASE, A_DEV | A_NETNS,
 	  "dev IFACE netns SLICE|pid PID [mode move|map [keep PORT[,PORT...]]] [lease SECONDS]" },
-	{ "revoke", do_change, SLICE_CMD_REVOKE, A_DEV, A_DEV, "dev IFACE" },
+	{ "revoke", do_change, SLICE_CMD_REVOKE, A_DEV | A_FORCE, A_DEV,
+	  "dev IFACE [force]" },
 	{ "show", do_show, SLICE_CMD_GET, A_DEV | A_JSON, 0,
 	  "[dev IFACE] [-j [-p]]" },
 	{ "monitor", do_monitor, 0, A_JSON, 0, "[-j]" },
@@ -124,6 +129,8 @@ void slice_help(FILE *f)
 		"         its IPv4 address, which ahctl configures there\n"
 		"PORT     a TCP and UDP port the node keeps (map), 1..65535, at most %d\n"
 		"SECONDS  the lease, 1..%d (%d days); none: until revoked\n"
+		"force    revoke: end a grant that is returning (held until its\n"
+		"         phy is back) where it is, without moving the phy back\n"
 		"-j, -p   JSON output, also after the command\n",
 		SLICE_NAME_MAX - 1, SLICE_KEEP_MAX, SLICE_LEASE_MAX,
 		SLICE_LEASE_MAX / 86400);
@@ -196,6 +203,7 @@ static int parse_lease(const struct sl_cmd *c, const char *s,
 	return 0;
 }
 
+/* a keyword without @parse takes no value */
 static const struct keyword {
 	const char *name;
 	unsigned int flag;
@@ -206,6 +214,7 @@ static const struct keyword {
 	{ "mode", A_MODE, parse_mode },
 	{ "keep", A_KEEP, parse_keep },
 	{ "lease", A_LEASE, parse_lease },
+	{ "force", A_FORCE, NULL },
 };
 
 static const struct keyword *keyword_find(const char *s)
@@ -219,8 +228,8 @@ static const struct keyword *keyword_find(const char *s)
 }
 
 /*
- * "KEYWORD VALUE" at @argv[0] (@argc words left): the number of words
- * taken, or -1.  netns takes "pid PID" as well.
+ * "KEYWORD VALUE" (or "KEYWORD" alone) at @argv[0] (@argc words left):
+ * the number of words taken, or -1.  netns takes "pid PID" as well.
  */
 static int parse_keyword(const struct sl_cmd *c, const struct keyword *k,
 			 int argc, char **argv, struct sl_args *a)
@@ -230,6 +239,10 @@ static int parse_keyword(const struct sl_cmd *c, const struct keyword *k,
 				 k->name);
 	if (a->given & k->flag)
 		return usage_err(c, "'%s' given twice", k->name);
+	if (!k->parse) {
+		a->given |= k->flag;
+		return 1;
+	}
 	if (argc < 2)
 		return usage_err(c, "'%s' needs a value", k->name);
 	a->given |= k->flag;
@@ -301,7 +314,8 @@ static struct nl_msg *sl_msg(struct genl *g, uint8_t cmd, int flags,
 	     nla_put_u32(msg, SLICE_A_NETNS_PID, a->pid)) ||
 	    ((a->given & A_MODE) && nla_put_u8(msg, SLICE_A_MODE, a->mode)) ||
 	    ((a->given & A_LEASE) &&
-	     nla_put_u32(msg, SLICE_A_LEASE, a->lease)))
+	     nla_put_u32(msg, SLICE_A_LEASE, a->lease)) ||
+	    ((a->given & A_FORCE) && nla_put_flag(msg, SLICE_A_FORCE)))
 		goto oom;
 	/* KEEP: a nest of PORT attributes */
 	if (a->given & A_KEEP) {
@@ -404,8 +418,33 @@ static int phy_return(struct genl *g, const struct sl_args *a)
 		break;
 	}
 	if (p.info.phy[0])
-		fprintf(stderr, PROG_NAME ": slice %s: revoked, but %s is not back in the node: the interface stays down until it is (ahctl slice revoke dev %s tries again)\n",
+		fprintf(stderr, PROG_NAME ": slice %s: revoked, but %s is not back in the node: the interface stays down until it is (ahctl slice revoke dev %s tries again; with force, ends the grant where it is)\n",
 			a->dev, p.info.phy, a->dev);
+	return EXIT_ERR;
+}
+
+/*
+ * A revoke with force was made: a grant the kernel held until its phy is
+ * back (RETURNING) ends where it is.  Nothing is moved: wait for the
+ * grant to go.  One that was active is revoked as without force, and
+ * held: that is said (not forced a second time: its phy can come back).
+ */
+static int force_wait(struct genl *g, const struct sl_args *a)
+{
+	struct slice_info s;
+	int r;
+
+	r = slice_info_wait(g, a->dev, SLICE_INFO_ANY, &s);
+	if (r <= 0)
+		return r ? EXIT_ERR : EXIT_OK;
+	if (s.state == SLICE_STATE_RETURNING)
+		fprintf(stderr, PROG_NAME ": slice %s: revoked with force, but the grant is still returning after %d ms: force ends only a grant that was returning already, not an active one (ahctl slice revoke dev %s moves %s back; with force, ends the grant where it is)\n",
+			a->dev, SLICE_PHY_WAIT_MS, a->dev,
+			s.phy[0] ? s.phy : "its phy");
+	else
+		fprintf(stderr, PROG_NAME ": slice %s: revoked with force, but the grant is still %s after %d ms\n",
+			a->dev, NAME_OF(slice_state_names, s.state),
+			SLICE_PHY_WAIT_MS);
 	return EXIT_ERR;
 }
 
@@ -443,6 +482,8 @@ static int do_change(const struct sl_cmd *c, const struct sl_args *a)
 		ret = map_configure(&g, a, slice_fd);
 	else if (grant)
 		ret = phy_grant(&g, a, slice_fd);
+	else if (a->given & A_FORCE)
+		ret = force_wait(&g, a);
 	else
 		ret = phy_return(&g, a);
 out:
@@ -523,9 +564,10 @@ static int row_cmp(const void *x, const void *y)
 static const int row_fields[] = {
 	SLICE_A_NAME, SLICE_A_NETNS_PID, SLICE_A_MODE, SLICE_A_STATE,
 	SLICE_A_PHY, SLICE_A_ADDR, SLICE_A_KEEP, SLICE_A_SLICE_IFNAME,
-	SLICE_A_SLICE_NETNS_INO, SLICE_A_AGE, SLICE_A_LEASE,
-	SLICE_A_LEASE_LEFT, SLICE_A_RX_PACKETS, SLICE_A_RX_BYTES,
-	SLICE_A_TX_PACKETS, SLICE_A_TX_BYTES, SLICE_A_SPOOFED,
+	SLICE_A_SLICE_NETNS_INO, SLICE_A_PHY_NETNS_INO, SLICE_A_AGE,
+	SLICE_A_LEASE, SLICE_A_LEASE_LEFT, SLICE_A_RX_PACKETS,
+	SLICE_A_RX_BYTES, SLICE_A_TX_PACKETS, SLICE_A_TX_BYTES,
+	SLICE_A_SPOOFED,
 };
 
 /*
@@ -533,8 +575,8 @@ static const int row_fields[] = {
  * [lease Ns] lease_left Nms rx_packets N rx_bytes N tx_packets N
  * tx_bytes N spoofed N", with "lease none" for a grant without a lease
  * (neither lease nor lease_left); after the mode, "state S" unless it is
- * active, "phy PHY" for a wireless one, and "addr A.B.C.D [keep PORT,...]"
- * for a map grant.
+ * active, "phy PHY" for a wireless one (and "phy_netns_ino N" after
+ * slice_netns_ino), and "addr A.B.C.D [keep PORT,...]" for a map grant.
  */
 static void row_text(const struct row *r)
 {

@@ -8,7 +8,9 @@
  * A map grant has ADDR (printed as A.B.C.D) and KEEP, a nest of PORT
  * attributes (printed as a list of numbers).  Every grant has a STATE,
  * which text leaves out while it is "active"; a wireless one in move mode
- * its PHY; SLICE_NETNS_INO is the slice's namespace (its nsfs inode).
+ * its PHY and PHY_NETNS_INO, the namespace the phy is in now;
+ * SLICE_NETNS_INO is the slice's namespace (nsfs inodes both).  FORCE
+ * is a flag of a REVOKE request only.
  */
 #include <linux/ah_slice.h>
 
@@ -53,6 +55,9 @@ static const struct attr_desc slice_attrs[SLICE_A_MAX + 1] = {
 	/* a wireless interface in move mode: its phy, moved by the granter */
 	A(PHY, "phy", AT_STR),
 	A(SLICE_NETNS_INO, "slice_netns_ino", AT_U32),
+	A(PHY_NETNS_INO, "phy_netns_ino", AT_U32),
+	/* REVOKE: end a RETURNING grant where it is */
+	A(FORCE, "force", AT_FLAG),
 };
 
 static const char *const slice_groups[] = { SLICE_MCGRP_CONFIG, NULL };

@@ -25,6 +25,9 @@
 /* room for "strerror: extack message" */
 #define WHY_MAX		(GENL_EXTACK_MAX + 64)
 
+/* how often to restart a wiphy dump that was inconsistent */
+#define WIPHY_DUMP_TRIES	3
+
 static const struct genl_family_desc nl80211_desc = {
 	.name = NL80211_GENL_NAME, .version = 0, .module = "cfg80211",
 };
@@ -45,6 +48,7 @@ void slice_info_parse(struct nlattr **tb, struct slice_info *s)
 	attr_str(tb[SLICE_A_NAME], s->name, sizeof(s->name));
 	attr_str(tb[SLICE_A_PHY], s->phy, sizeof(s->phy));
 	attr_u32(tb[SLICE_A_SLICE_NETNS_INO], &s->netns_ino);
+	attr_u32(tb[SLICE_A_PHY_NETNS_INO], &s->phy_netns_ino);
 }
 
 struct info_reply {
@@ -160,6 +164,14 @@ static struct nlattr *nl80211_attr(struct nlmsghdr *nlh, int type)
 	return nla_find(genlmsg_attrdata(gh, 0), genlmsg_attrlen(gh, 0), type);
 }
 
+/* whether @nlh is a message @cmd of @nl's family */
+static bool nl80211_is(const struct genl *nl, struct nlmsghdr *nlh,
+		       uint8_t cmd)
+{
+	return nlh->nlmsg_type == nl->family && genlmsg_valid_hdr(nlh, 0) &&
+	       ((struct genlmsghdr *)nlmsg_data(nlh))->cmd == cmd;
+}
+
 /* NL80211_CMD_NEW_INTERFACE, the answer to GET_INTERFACE */
 static int iface_cb(struct nl_msg *msg, void *arg)
 {
@@ -167,9 +179,7 @@ static int iface_cb(struct nl_msg *msg, void *arg)
 	struct iface_reply *r = arg;
 	uint32_t ifindex;
 
-	if (nlh->nlmsg_type != r->nl->family || !genlmsg_valid_hdr(nlh, 0) ||
-	    ((struct genlmsghdr *)nlmsg_data(nlh))->cmd !=
-	    NL80211_CMD_NEW_INTERFACE)
+	if (!nl80211_is(r->nl, nlh, NL80211_CMD_NEW_INTERFACE))
 		return 0;
 	if (!attr_u32(nl80211_attr(nlh, NL80211_ATTR_IFINDEX), &ifindex) ||
 	    ifindex != r->ifindex ||
@@ -218,6 +228,76 @@ int phy_lookup(struct genl *nl, uint32_t ifindex, const char *ifname,
 		snprintf(err->msg, sizeof(err->msg),
 			 "interface %u is %s there, not %s", ifindex,
 			 r.ifname[0] ? r.ifname : "unnamed", ifname);
+		return -1;
+	}
+	*wiphy = r.wiphy;
+	return 0;
+}
+
+struct wiphy_reply {
+	struct genl *nl;
+	const char *name;
+	uint32_t wiphy;
+	bool seen;
+	bool twice;	/* two wiphys of that name: renamed during the dump */
+};
+
+/*
+ * NL80211_CMD_NEW_WIPHY, an answer to the GET_WIPHY dump: split, a wiphy
+ * comes in several messages, each with its index and name
+ */
+static int wiphy_cb(struct nl_msg *msg, void *arg)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct wiphy_reply *r = arg;
+	char name[SLICE_PHY_NAME_MAX];
+	uint32_t wiphy;
+
+	if (!nl80211_is(r->nl, nlh, NL80211_CMD_NEW_WIPHY) ||
+	    !attr_u32(nl80211_attr(nlh, NL80211_ATTR_WIPHY), &wiphy) ||
+	    !attr_str(nl80211_attr(nlh, NL80211_ATTR_WIPHY_NAME), name,
+		      sizeof(name)) || strcmp(name, r->name))
+		return 0;
+	if (r->seen && r->wiphy != wiphy)
+		r->twice = true;
+	r->wiphy = wiphy;
+	r->seen = true;
+	return 0;
+}
+
+int phy_lookup_name(struct genl *nl, const char *phy, uint32_t *wiphy,
+		    struct genl_err *err)
+{
+	struct wiphy_reply r = { .nl = nl, .name = phy };
+	struct nl_msg *msg;
+	int tries, ret = -1;
+
+	err->error = 0;
+	err->msg[0] = '\0';
+	for (tries = 0; tries < WIPHY_DUMP_TRIES; tries++) {
+		r.seen = false;
+		r.twice = false;
+		msg = genl_new(nl, NL80211_CMD_GET_WIPHY, NLM_F_DUMP, 0);
+		if (!msg)
+			return -1;
+		/* the wiphys in parts: one whole may not fit in a message */
+		if (nla_put_flag(msg, NL80211_ATTR_SPLIT_WIPHY_DUMP))
+			return put_failed(msg);
+		ret = genl_request_err(nl, msg, wiphy_cb, &r, err);
+		if (ret < 0)
+			return -1;
+		if (ret != GENL_DUMP_INTR && !r.twice)
+			break;
+	}
+	if (r.twice) {
+		rtnl_err("nl80211: the wiphy named %s kept changing during the dump",
+			 phy);
+		return -1;
+	}
+	if (!r.seen) {
+		err->error = ENODEV;
+		snprintf(err->msg, sizeof(err->msg), "no wiphy named %s there",
+			 phy);
 		return -1;
 	}
 	*wiphy = r.wiphy;
@@ -455,50 +535,132 @@ enum slice_phy_ret slice_phy_grant(struct genl *g, const char *ifname,
 	return grant_undo(g, ifname, p, r > 0, &wiphy, slice_fd);
 }
 
-/* The phy of RETURNING grant @s, in the slice's namespace, to the node */
-static enum slice_phy_ret return_home(struct genl *g, const char *ifname,
-				      struct slice_phy *p, int slice_fd)
+/* "slice red's namespace", or the namespace @ino that the phy is in now */
+static const char *ns_of(const struct slice_info *s, uint32_t ino, char *buf,
+			 size_t size)
 {
-	char why[WHY_MAX], sl[SLICE_NAME_MAX + 8];
-	struct slice_info *s = &p->info;
+	if (ino != s->netns_ino)
+		snprintf(buf, size, "the network namespace it is in now (inode %u)",
+			 ino);
+	else if (s->name[0])
+		snprintf(buf, size, "slice %s's namespace", s->name);
+	else
+		snprintf(buf, size, "the slice's namespace");
+	return buf;
+}
+
+/*
+ * The wiphy of the phy of @s in @nl's namespace: by the interface's index
+ * there (and its name), if the grant has one; else, or if that is not it
+ * (ENODEV: the slice deleted or renamed it), by the phy's name.  0, or -1
+ * as phy_lookup(); @how says how it was looked for.
+ */
+static int phy_find(struct genl *nl, const struct slice_info *s,
+		    uint32_t *wiphy, struct genl_err *err, char *how,
+		    size_t size)
+{
+	if (s->slice_ifindex) {
+		snprintf(how, size, "as interface %u, %s", s->slice_ifindex,
+			 s->slice_ifname[0] ? s->slice_ifname : "unnamed");
+		if (!phy_lookup(nl, s->slice_ifindex, s->slice_ifname, wiphy,
+				err))
+			return 0;
+		if (err->error != ENODEV)
+			return -1;
+		snprintf(how + strlen(how), size - strlen(how),
+			 ", nor by its name");
+	} else {
+		snprintf(how, size, "by its name: the grant has no interface");
+	}
+	return phy_lookup_name(nl, s->phy, wiphy, err);
+}
+
+/*
+ * The phy of RETURNING grant @p->info is back in the node: wait for the
+ * grant to go
+ */
+static enum slice_phy_ret wait_gone(struct genl *g, const char *ifname,
+				    struct slice_phy *p)
+{
+	char phy[SLICE_PHY_NAME_MAX];
+	int r;
+
+	memcpy(phy, p->info.phy, sizeof(phy));
+	r = slice_info_wait(g, ifname, SLICE_INFO_ANY, &p->info);
+	if (!r)
+		return SLICE_PHY_MOVED;
+	if (r > 0)
+		rtnl_err("slice %s: %s is back in the node, but the grant is still %s after %d ms",
+			 ifname, phy,
+			 p->info.state == SLICE_STATE_RETURNING ? "returning" :
+			 "there", SLICE_PHY_WAIT_MS);
+	return SLICE_PHY_FAILED;
+}
+
+/*
+ * The phy of RETURNING grant @p->info, in the namespace of @fd (inode
+ * @ino), to the node
+ */
+static enum slice_phy_ret return_home(struct genl *g, const char *ifname,
+				      struct slice_phy *p, int fd, uint32_t ino)
+{
+	char why[WHY_MAX], where[64 + SLICE_NAME_MAX], how[IFNAMSIZ + 64];
+	const struct slice_info s = p->info;	/* as it was asked for */
 	struct genl_err err;
 	struct genl nl;
 	uint32_t wiphy;
 	int r;
 
-	if (phy_open(&nl, slice_fd))
+	if (phy_open(&nl, fd))
 		return SLICE_PHY_FAILED;
-	r = phy_lookup(&nl, s->slice_ifindex, s->slice_ifname, &wiphy, &err);
+	r = phy_find(&nl, &s, &wiphy, &err, how, sizeof(how));
 	genl_close(&nl);
 	if (r) {
 		/* brought back by someone else (dsrd, or another ahctl)? */
-		if (err.error && !slice_info_get(g, ifname, s))
+		if (err.error && !slice_info_get(g, ifname, &p->info))
 			return SLICE_PHY_MOVED;
 		if (err.error)
-			rtnl_err("slice %s: cannot find %s in %s's namespace (as interface %u, %s): %s",
-				 ifname, phy_of(s), slice_of(s, sl, sizeof(sl)),
-				 s->slice_ifindex, s->slice_ifname,
+			rtnl_err("slice %s: cannot find %s in %s (%s): %s",
+				 ifname, phy_of(&s),
+				 ns_of(&s, ino, where, sizeof(where)), how,
 				 genl_err_str(&err, why, sizeof(why)));
 		return SLICE_PHY_FAILED;
 	}
-	if (phy_back(slice_fd, wiphy, &err)) {
-		if (err.error && !slice_info_get(g, ifname, s))
+	if (phy_back(fd, wiphy, &err)) {
+		if (err.error && !slice_info_get(g, ifname, &p->info))
 			return SLICE_PHY_MOVED;
 		if (err.error)
-			rtnl_err("slice %s: cannot move %s back to the node: %s",
-				 ifname, phy_of(s),
+			rtnl_err("slice %s: cannot move %s back to the node from %s: %s",
+				 ifname, phy_of(&s),
+				 ns_of(&s, ino, where, sizeof(where)),
 				 genl_err_str(&err, why, sizeof(why)));
 		return SLICE_PHY_FAILED;
 	}
-	r = slice_info_wait(g, ifname, SLICE_INFO_ANY, s);
+	return wait_gone(g, ifname, p);
+}
+
+/* The slice's namespace went: cfg80211 hands its phys to the initial one */
+static enum slice_phy_ret wait_orphan(struct genl *g, const char *ifname,
+				      struct slice_phy *p)
+{
+	int r;
+
+	p->init_netns = netns_is_init();
+	r = slice_info_wait(g, ifname, SLICE_INFO_ANY, &p->info);
 	if (!r)
-		return SLICE_PHY_MOVED;
+		return SLICE_PHY_ORPHAN;
 	if (r > 0)
-		rtnl_err("slice %s: %s is back in the node, but the grant is still %s after %d ms",
-			 ifname, phy_of(s),
-			 s->state == SLICE_STATE_RETURNING ? "returning" :
-			 "there", SLICE_PHY_WAIT_MS);
+		rtnl_err("slice %s: the slice's network namespace is gone, but the grant still waits for %s after %d ms (cfg80211 hands it to the initial namespace)",
+			 ifname, phy_of(&p->info), SLICE_PHY_WAIT_MS);
 	return SLICE_PHY_FAILED;
+}
+
+/* the nsfs inode of our network namespace (the node's), 0 if unknown */
+static uint32_t netns_self(void)
+{
+	struct stat st;
+
+	return stat("/proc/self/ns/net", &st) ? 0 : (uint32_t)st.st_ino;
 }
 
 enum slice_phy_ret slice_phy_return(struct genl *g, const char *ifname,
@@ -506,32 +668,42 @@ enum slice_phy_ret slice_phy_return(struct genl *g, const char *ifname,
 {
 	struct slice_info *s = &p->info;
 	enum slice_phy_ret ret;
+	uint32_t ino;
 	int r, fd;
 
 	memset(p, 0, sizeof(*p));
 	r = slice_info_get(g, ifname, s);
 	if (r < 0)
 		return SLICE_PHY_FAILED;
-	if (!r || s->state != SLICE_STATE_RETURNING || !s->phy[0])
+	if (!r || s->state != SLICE_STATE_RETURNING)
 		return SLICE_PHY_NONE;
+	if (!s->phy[0]) {
+		rtnl_err("slice %s: the grant is returning, but the kernel names no phy for it (no SLICE_A_PHY): nothing to move back",
+			 ifname);
+		return SLICE_PHY_FAILED;
+	}
+	/* where the phy is now; a module before PHY_NETNS_INO: the slice */
+	ino = s->phy_netns_ino ? s->phy_netns_ino : s->netns_ino;
+	if (ino && ino == netns_self())
+		return wait_gone(g, ifname, p);
 	if (!s->netns_ino) {
-		/* the slice's namespace went: cfg80211 moves its phys */
-		p->init_netns = netns_is_init();
-		r = slice_info_wait(g, ifname, SLICE_INFO_ANY, s);
-		if (!r)
-			return SLICE_PHY_ORPHAN;
-		if (r > 0)
-			rtnl_err("slice %s: the slice's network namespace is gone, but the grant still waits for %s after %d ms (cfg80211 hands it to the initial namespace)",
-				 ifname, phy_of(s), SLICE_PHY_WAIT_MS);
-		return SLICE_PHY_FAILED;
+		/* unless the slice had moved the phy on, cfg80211 moves it */
+		fd = ino ? slice_netns_find(NULL, ino) : -1;
+		if (fd < 0)
+			return wait_orphan(g, ifname, p);
+	} else {
+		fd = slice_netns_find(s->name, ino);
 	}
-	fd = slice_netns_find(s->name, s->netns_ino);
 	if (fd < 0) {
-		rtnl_err("slice %s: the slice's network namespace (inode %u) is in neither /run/netns nor /proc: %s stays there",
-			 ifname, s->netns_ino, phy_of(s));
+		if (ino == s->netns_ino)
+			rtnl_err("slice %s: the slice's network namespace (inode %u) is in neither /run/netns nor /proc: %s stays there",
+				 ifname, ino, phy_of(s));
+		else
+			rtnl_err("slice %s: the network namespace %s is in now (inode %u, not the slice's) is in neither /run/netns nor /proc: it stays there",
+				 ifname, phy_of(s), ino);
 		return SLICE_PHY_FAILED;
 	}
-	ret = return_home(g, ifname, p, fd);
+	ret = return_home(g, ifname, p, fd, ino);
 	close(fd);
 	return ret;
 }

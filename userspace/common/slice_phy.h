@@ -13,8 +13,13 @@
  *
  * as NL80211_CMD_SET_WIPHY_NETNS sent from a socket of the namespace the
  * phy is in (nl80211 finds only the wiphys of the requester's), the phy
- * found by its interface's index there (NL80211_CMD_GET_INTERFACE).  The
- * node is the namespace of the slice family's socket, the caller's own.
+ * found by its interface's index there (NL80211_CMD_GET_INTERFACE), or by
+ * its name (a NL80211_CMD_GET_WIPHY dump) when the grant has no interface
+ * any more (the slice deleted it) or that index is not it.  On return,
+ * the phy's namespace is the one the kernel says it is in now
+ * (SLICE_A_PHY_NETNS_INO: the slice's, or another one the slice moved it
+ * to), else, from a module before that attribute, the slice's.  The node
+ * is the namespace of the slice family's socket, the caller's own.
  * Failures are printed with rtnl_err() (rtnl.h: dsrd logs them), with
  * nl80211's errno and extack message.
  */
@@ -41,11 +46,14 @@ struct slice_info {
 	uint8_t state;			/* enum slice_state; ACTIVE if unsent */
 	uint8_t mode;			/* enum slice_mode */
 	uint32_t ifindex;		/* IFINDEX: in the node */
-	uint32_t slice_ifindex;		/* SLICE_IFINDEX: where it is now */
-	char slice_ifname[IFNAMSIZ];	/* SLICE_IFNAME */
+	uint32_t slice_ifindex;		/* SLICE_IFINDEX: where it is now;
+					 * 0: none (the slice deleted it)
+					 */
+	char slice_ifname[IFNAMSIZ];	/* SLICE_IFNAME, "" for none */
 	char name[SLICE_NAME_MAX];	/* the slice's label, "" for none */
 	char phy[SLICE_PHY_NAME_MAX];	/* "": not a wireless move grant */
 	uint32_t netns_ino;		/* 0: the slice's namespace went */
+	uint32_t phy_netns_ino;		/* where the phy is; 0: not sent */
 };
 
 /* The attributes of a grant parsed into @tb (SLICE_A_MAX of them) */
@@ -79,6 +87,13 @@ int phy_open(struct genl *nl, int netns_fd);
  */
 int phy_lookup(struct genl *nl, uint32_t ifindex, const char *ifname,
 	       uint32_t *wiphy, struct genl_err *err);
+
+/*
+ * The wiphy named @phy in @nl's namespace (a GET_WIPHY dump, split): 0,
+ * or -1 as phy_lookup() (ENODEV: there is none of that name).
+ */
+int phy_lookup_name(struct genl *nl, const char *phy, uint32_t *wiphy,
+		    struct genl_err *err);
 
 /*
  * Move @wiphy, of @nl's namespace, to the namespace of @netns_fd: 0, or
@@ -123,8 +138,11 @@ enum slice_phy_ret slice_phy_grant(struct genl *g, const char *ifname,
 
 /*
  * If the grant of @ifname is RETURNING (after a REVOKE, say), move its
- * phy back from the slice's namespace and wait for the grant to go; if
- * that namespace went, wait for cfg80211's move (ORPHAN).
+ * phy back from the namespace it is in (SLICE_A_PHY_NETNS_INO, else the
+ * slice's), found by its interface there or, if the grant has none, by
+ * its name, and wait for the grant to go; if it is back already, wait
+ * for that; if the slice's namespace went (and the phy is nowhere else
+ * to be found), wait for cfg80211's move (ORPHAN).
  */
 enum slice_phy_ret slice_phy_return(struct genl *g, const char *ifname,
 				    struct slice_phy *p);

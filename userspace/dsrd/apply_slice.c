@@ -26,10 +26,13 @@
  * its phy, dsrd moves the phy into the slice and waits for the grant to
  * be ACTIVE, else revokes it.  A grant of dsrd's that ended is held by
  * the kernel until its phy is back in the node (RETURNING): dsrd brings
- * it back after its own revoke, when the kernel announces the end of
- * one (its lease ran out, the slice moved the phy on) and when a step
+ * it back (slice_phy_return(): from the namespace the phy is in, by its
+ * interface or, when the slice deleted that, by its name) after its own
+ * revoke, when the kernel announces the end of one (its lease ran out,
+ * the slice moved the phy on or deleted the interface) and when a step
  * finds one; then a lease still in the config is granted again on the
- * next reload, as any ended one.
+ * next reload, as any ended one (one whose interface is gone cannot be:
+ * the kernel says so).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
