@@ -360,12 +360,13 @@ static void slice_phy_arrived(struct slice_grant *g)
  */
 static void slice_phy_landed(struct slice_grant *g)
 {
-	struct net *net = dev_net(g->dev);
+	struct net *net;
 
 	g->landed = false;
-	if (g->state != SLICE_STATE_RETURNING || !g->dev ||
-	    (!net_eq(net, g->node) &&
-	     (g->slice || !net_eq(net, &init_net))))
+	if (g->state != SLICE_STATE_RETURNING || !g->dev)
+		return;
+	net = dev_net(g->dev);
+	if (!net_eq(net, g->node) && (g->slice || !net_eq(net, &init_net)))
 		return;
 	/* off the list first: its own veto of NETDEV_PRE_UP is gone */
 	list_del(&g->list);
