@@ -49,9 +49,10 @@ receiver asked for, read from a 7-bit tag in each packet):
         varies each frame's size, every layer's alike, by a log-normal
         factor (sigma 0.25, mean 1) as video-send; without it every frame
         of a layer has the same size.
-        Prints JSON {"sent": datagrams, "bytes": payload bytes, "errors":
-        sends refused, "per_layer": [{"layer", "packets", "bytes"}, ...],
-        "frames": FRAMES}.
+        SIGTERM ends the stream after the frame being sent (every layer
+        of a frame goes, or none).  Prints JSON {"sent": datagrams,
+        "bytes": payload bytes, "errors": sends refused, "per_layer":
+        [{"layer", "packets", "bytes"}, ...], "frames": frames sent}.
     stream.py layered-recv GROUP PORT SECS IDLE [--dev IFNAME]
               [--source S [--ssm]] [--adapt CMD] [--layers N]
               [--max-layers M] [--join CMD]
@@ -537,8 +538,13 @@ def layered_send(group, port, frames, fps, layers, rates, ttl=16, dev=None,
     packets = [0] * layers
     nbytes = [0] * layers
     errors = 0
+    stop = []
+    signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
     t0 = time.monotonic()
+    sent_frames = 0
     for fno, sizes in enumerate(layer_frame_sizes(rates, fps, frames, seed)):
+        if stop:
+            break
         sched = frame_schedule(sizes)
         for k, (layer, idx, count, plen) in enumerate(sched):
             delay = t0 + (fno + k / len(sched)) / fps - time.monotonic()
@@ -552,11 +558,12 @@ def layered_send(group, port, frames, fps, layers, rates, ttl=16, dev=None,
                 nbytes[layer] += plen
             except OSError:
                 errors += 1     # a full queue: counted by what arrives
+        sent_frames += 1
     print(json.dumps({
         "sent": sum(packets), "bytes": sum(nbytes), "errors": errors,
         "per_layer": [{"layer": i, "packets": packets[i], "bytes": nbytes[i]}
                       for i in range(layers)],
-        "frames": frames}))
+        "frames": sent_frames}))
 
 
 def run_adapt(cmd, layers):
