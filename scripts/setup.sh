@@ -31,7 +31,7 @@ DEBIAN_KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 PKGS=(build-essential bc bison flex libelf-dev pkg-config libnl-3-dev
       libnl-genl-3-dev iproute2 ethtool iw kmod nftables iputils-ping
       traceroute iperf3 tcpdump tshark python3 python3-venv python3-scapy
-      qemu-system-x86 busybox-static jq rsync clang llvm libclang-rt-14-dev udev
+      qemu-system-x86 busybox-static jq gojq rsync clang llvm libclang-rt-14-dev udev
       linux-image-amd64 linux-headers-amd64 linux-source-6.1 libssl-dev
       python3-matplotlib gcc-aarch64-linux-gnu libc6-dev-arm64-cross
       wireguard-tools)

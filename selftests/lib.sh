@@ -28,6 +28,16 @@ AH_KMOD=${AH_KMOD:-$AH_ROOT/build/$(uname -r)/kmod}
 AH_PREFIX=${AH_PREFIX:-ah$$-}
 PATH=$AH_ROOT/userspace/ahctl:$PATH
 PYTHON=/usr/bin/python3		# Debian's, which has scapy
+# jq: gojq where it is installed (scripts/setup.sh installs it), the same
+# language for what the suites ask of it.  jq 1.6 compiles its builtins at
+# every start: in a TCG guest a call takes about 0.4 s, gojq's 0.05-0.15
+# s, and the suites call it some hundreds of times per kernel.  (gojq
+# prints an object's keys sorted: compare JSON by value, not as text of
+# jq's order.)  Not for commands run in a namespace (nsexec N jq): those
+# find jq itself.
+if command -v gojq >/dev/null; then
+	jq() { gojq "$@"; }
+fi
 # hold_tracepoints (load_module): see keys.sh
 source "$AH_ROOT/selftests/lib/keys.sh"
 
