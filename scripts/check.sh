@@ -180,6 +180,26 @@ run_kernel() {
 	echo "$tag# kernel $name took $(( $(date +%s) - t0 )) s"
 }
 
+# make_queue DIR: a file per test script in DIR (run_guest.sh's @queue),
+# named N-SUITE:NAME with N ordering them by the longer of the two times
+# docs/testing.md's table gives (make check's, a proxy for the debug
+# lane's), the longest first; a script the table does not have yet first
+# of all
+make_queue() {
+	local dir=$1 t n=0
+	for t in $(cd "$ROOT/selftests" && ls -d */*.sh | sed 's/\.sh$//'); do
+		[[ $t == lib/* || ! -x $ROOT/selftests/$t.sh ]] && continue
+		awk -F'|' -v t="$t" '
+			{ gsub(/ /, "", $2) }
+			$2 == t { a = $3 + 0; b = $4 + 0; m = a > b ? a : b; found = 1 }
+			END { print (found ? m : 1000000), t }' "$ROOT/docs/testing.md"
+	done | sort -k1,1nr -k2 | while read -r _ t; do
+		printf -v n '%03d' "$n"
+		: > "$dir/$n-${t/\//:}"
+		n=$((10#$n + 1))
+	done
+}
+
 # The kernels' guests run side by side (CHECK_SERIAL=1: one after the
 # other), one vCPU each unless VM_CPUS says otherwise: a guest of two
 # vCPUs keeps only about one of the two cores busy (its tests wait on
@@ -192,32 +212,37 @@ run_kernel() {
 if [[ $T != unit && $T != twohost ]]; then
 	if ((DEBUG)) && [[ -z $T && ${DEBUG_SPLIT:-1} == 1 ]] && ((${#KERNELS[@]})); then
 		# The debug lane in two guests side by side, one vCPU each, as
-		# make check's: the dsr suite in one, the other suites and two
-		# of dsr's scripts (for balance) in the other (about 37 and 33
-		# minutes here, where one guest of two vCPUs took 51 for all:
-		# it keeps about one core busy).  Races
-		# between CPUs are the soak's to hunt (two vCPUs, CI's short
-		# soak, make soak SOAK_DEBUG=1).  A guest given fewer cycles
-		# than the other (nice) misses its own timers: a 1-vCPU debug
-		# guest at nice 10 beside a 2-vCPU one dropped frames of a
+		# make check's, taking the scripts from one queue (run_guest.sh's
+		# @queue), the longest first, so that both end together: a
+		# fixed split (the dsr suite in one, the rest in the other) had
+		# one guest idle for minutes at the end, and each new script
+		# moved the balance.  One guest of two vCPUs took 51 minutes for
+		# all where two of one took about 37: it keeps about one core
+		# busy.  Races between CPUs are the soak's to hunt (two vCPUs,
+		# CI's short soak, make soak SOAK_DEBUG=1).  A guest given fewer
+		# cycles than the other (nice) misses its own timers: a 1-vCPU
+		# debug guest at nice 10 beside a 2-vCPU one dropped frames of a
 		# 2,000-frame burst at the backlog (docs/testing.md).
 		ACCEL=$("$ROOT/scripts/vm.sh" --accel) && export ACCEL
-		moved="dsr/netlink dsr/multiif"
-		others=$(cd "$ROOT/selftests" && for d in */; do
-			d=${d%/}
-			[[ $d == lib || $d == dsr ]] || printf '%s ' "$d"
-		done)
-		others="$others$moved"
-		dsr=$(cd "$ROOT/selftests" && for t in dsr/*.sh; do
-			t=${t%.sh}
-			[[ " $moved " == *" $t "* ]] || printf '%s ' "$t"
-		done)
+		queue=$RES/queue
+		mkdir -p "$queue/todo" "$queue/taken"
+		make_queue "$queue/todo"
+		GUEST_ENV="$GUEST_ENV AH_QUEUE=$queue"
 		export VM_CPUS=${VM_CPUS:-1}
-		run_kernel "${KERNELS[0]}" "[dsr] " "${dsr% }" dsr &
+		run_kernel "${KERNELS[0]}" "[a] " @queue a &
 		p1=$!
-		run_kernel "${KERNELS[0]}" "[rest] " "$others" rest &
+		run_kernel "${KERNELS[0]}" "[b] " @queue b &
 		p2=$!
 		wait "$p1" "$p2"
+		# a script neither guest took (neither finished): failed
+		for f in "$queue"/todo/*; do
+			[[ -e $f ]] || continue
+			f=${f##*/}
+			f=${f#*-}
+			mkdir -p "$RES/queue-left"
+			echo "not ok 1 ${f/://}: not run (no guest took it from the queue)" \
+				> "$RES/queue-left/${f/:/-}.ktap"
+		done
 	elif ((DEBUG || SOAK)) || [[ ${CHECK_SERIAL:-0} == 1 ]] ||
 	   ((${#KERNELS[@]} < 2)); then
 		for k in "${KERNELS[@]}"; do

@@ -15,6 +15,15 @@
 # none runs past them.  A script left out for time is a failure ("not ok
 # ... out of CI time"): the run must fit, not pass by skipping.
 #
+# $1 = @queue (check.sh's debug lane: two guests of one kernel side by
+# side): the scripts come from the shared directory AH_QUEUE, one at a
+# time, so that the two guests end together whatever each script takes.
+# AH_QUEUE/todo holds a file per script (SUITE:NAME, after a number that
+# orders them, longest first); a guest takes one by renaming it into
+# AH_QUEUE/taken (a rename on the host's file system: only one guest can
+# take a file), runs it, and takes the next until none is left.  Each
+# script then gets its own kernel-log result (dmesg-NAME.ktap).
+#
 # With AH_DEBUG_LANE=1 (make check-debug, a KASAN/KMEMLEAK/lockdep/UBSAN
 # kernel) the run also ends with the checks of selftests/debug-lane.sh:
 # every module unloads, kmemleak finds nothing after a final scan, and the
@@ -42,9 +51,11 @@ if [[ ${AH_DEBUG_LANE:-0} == 1 ]]; then
 	debug_lane_begin
 fi
 
-# run_suite SUITE [NAME...]: its scripts (only those NAMEs if given)
+# run_suite SUITE [NAME...]: its scripts (only those NAMEs if given); with
+# KLOG_TAG set, its kernel-log result is dmesg-KLOG_TAG.ktap
 run_suite() {
 	local suite=$1 dir=$ROOT/selftests/$1 t name rc log bad
+	local klog=$OUT/$suite/dmesg${KLOG_TAG:+-$KLOG_TAG}
 	shift
 	local only=" $* "
 	echo "# suite $suite on $KVER"
@@ -79,17 +90,36 @@ run_suite() {
 			echo "not ok 1 $name exited $rc" | tee -a "$log"
 		fi
 	done
-	dmesg > "$OUT/$suite/dmesg.log"
-	bad=$(grep -E "$BAD" "$OUT/$suite/dmesg.log")
+	mkdir -p "$OUT/$suite"
+	dmesg > "$klog.log"
+	bad=$(grep -E "$BAD" "$klog.log")
 	if [[ -n $bad ]]; then
 		echo "$bad" | sed 's/^/# dmesg: /'
-		echo "not ok 1 $suite kernel log clean" | tee "$OUT/$suite/dmesg.ktap"
+		echo "not ok 1 $suite${KLOG_TAG:+/$KLOG_TAG} kernel log clean" | tee "$klog.ktap"
 	else
-		echo "ok 1 $suite kernel log clean" | tee "$OUT/$suite/dmesg.ktap"
+		echo "ok 1 $suite${KLOG_TAG:+/$KLOG_TAG} kernel log clean" | tee "$klog.ktap"
 	fi
 }
 
+# run_queue DIR: the scripts of DIR/todo, taken one at a time (above)
+run_queue() {
+	local q=$1 f item
+	while true; do
+		item=
+		for f in $(ls "$q/todo" 2>/dev/null | sort); do
+			if mv "$q/todo/$f" "$q/taken/$f" 2>/dev/null; then
+				item=${f#*-}
+				break
+			fi
+		done
+		[[ -n $item ]] || break
+		KLOG_TAG=${item#*:} run_suite "${item%%:*}" "${item#*:}"
+	done
+}
+
+[[ $ONLY == @queue ]] && run_queue "$AH_QUEUE"
 for d in "$ROOT"/selftests/*/; do
+	[[ $ONLY == @queue ]] && break
 	[[ $(basename "$d") == lib ]] && continue
 	suite=$(basename "$d")
 	if [[ -z $ONLY || " $ONLY " == *" $suite "* ]]; then
