@@ -124,20 +124,19 @@ Plain flooding, the baseline of bench/mcast.sh:
         "bytes_sent": their payload bytes, "too_big": payloads over the
         MTU, "errors": sends refused, "ignored": frames from our MAC}.
 """
+# (hashlib, shlex and subprocess are imported where used: a Python start
+# in a TCG guest costs about 0.3 s before any import, and these three
+# cost another 0.5 s that only flood-relay, --adapt and --join need)
 import argparse
 import collections
 import fcntl
-import hashlib
-import ipaddress
 import json
 import math
 import random
 import select
-import shlex
 import signal
 import socket
 import struct
-import subprocess
 import sys
 import time
 
@@ -505,7 +504,13 @@ def is_multicast(addr):
     """whether GROUP, a dotted IPv4 address, is a multicast group (a
     unicast one is bound to and joined to nothing); ValueError if it is
     no address"""
-    return ipaddress.IPv4Address(addr).is_multicast
+    try:
+        b = socket.inet_aton(addr)
+    except OSError:
+        b = b""
+    if addr.count(".") != 3 or len(b) != 4:
+        raise ValueError(f"'{addr}' does not appear to be an IPv4 address")
+    return 224 <= b[0] <= 239
 
 
 IP_ADD_SOURCE_MEMBERSHIP = 39     # linux/in.h (socket module: not always)
@@ -567,6 +572,8 @@ def layered_send(group, port, frames, fps, layers, rates, ttl=16, dev=None,
 
 
 def run_adapt(cmd, layers):
+    import shlex
+    import subprocess
     argv = shlex.split(cmd.replace("{layers}", str(layers)))
     try:
         r = subprocess.run(argv, stdin=subprocess.DEVNULL, timeout=30,
@@ -581,6 +588,8 @@ def run_adapt(cmd, layers):
 def run_join(cmd, layers):
     """--join CMD, once; its failure ends the receiver.  Its output goes
     to stderr: stdout is the JSON."""
+    import shlex
+    import subprocess
     try:
         argv = shlex.split(cmd.replace("{layers}", str(layers)))
     except ValueError as e:
@@ -737,6 +746,7 @@ def flood_key(payload):
     digest, of another length, so never the same as a header"""
     if len(payload) >= LHDR.size and payload[0] & 0x7f == payload[5]:
         return payload[:LHDR.size]
+    import hashlib
     return hashlib.blake2b(payload, digest_size=16).digest()
 
 
