@@ -712,6 +712,9 @@ bool dsr_mcast_has_work(const struct dsr_priv *priv);
 void dsr_mcast_igmp(struct dsr_priv *priv, struct sk_buff *skb);
 int dsr_mcast_chain(struct dsr_priv *priv, __be32 source, __be32 group,
 		    struct dsr_mc_chain *ch, struct netlink_ext_ack *extack);
+int dsr_mcast_map(struct dsr_priv *priv, __be32 group, __be32 source,
+		  bool add, struct netlink_ext_ack *extack,
+		  struct sk_buff_head *out);
 const struct dsr_mch *dsr_mcast_chain_of(struct dsr_priv *priv,
 					 const struct dsr_mt_group *g);
 void dsr_mcast_xmit(struct dsr_priv *priv, struct sk_buff *skb,

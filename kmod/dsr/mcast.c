@@ -286,9 +286,14 @@ int dsr_mcast_local(struct dsr_priv *priv, __be32 source, __be32 group,
 	return 0;
 }
 
-/* a local socket's join (join) or leave of (source, group) */
+/*
+ * A local socket's join (join) or leave of (source, group); mapped: the
+ * join of an any-source member, by the source map.  A socket's own
+ * source-specific join of the same tree makes it not mapped.
+ */
 static void dsr_mc_igmp_one(struct dsr_priv *priv, __be32 source,
-			    __be32 group, bool join, struct sk_buff_head *out)
+			    __be32 group, bool join, bool mapped,
+			    struct sk_buff_head *out)
 {
 	struct dsr_mcast *mc = &priv->mc;
 	struct dsr_mt_group *g;
@@ -296,8 +301,10 @@ static void dsr_mc_igmp_one(struct dsr_priv *priv, __be32 source,
 
 	/* a report is sent more than once (robustness): count changes */
 	g = dsr_mt_find(&mc->t, source, group);
-	if (join && g && g->igmp)
+	if (join && g && g->igmp) {
+		g->mapped &= mapped;
 		return;
+	}
 	r = dsr_mt_igmp(&mc->t, source, group, join, dsr_now(priv));
 	if (r == DSR_MT_NO_ENTRY)	/* a leave repeated */
 		return;
@@ -308,14 +315,43 @@ static void dsr_mc_igmp_one(struct dsr_priv *priv, __be32 source,
 	g = dsr_mt_find(&mc->t, source, group);
 	if (!g || !join)
 		return;		/* a fall goes upstream at the next refresh */
+	g->mapped = mapped;
 	dsr_mc_default_tag(g);
 	dsr_mc_changed(priv, g, out);
 }
 
 /*
+ * An any-source join of rec's group (IGMPv1/v2, or IGMPv3 EXCLUDE of
+ * rec's sources): the trees of the group's mapped sources, but those it
+ * excludes.  Without a map of the group there is no tree to join:
+ * counted.
+ */
+static void dsr_mc_igmp_any(struct dsr_priv *priv,
+			    const struct dsr_migmp_rec *rec,
+			    struct sk_buff_head *out)
+{
+	const struct dsr_mt_map *m = dsr_mt_map_find(&priv->mc.t, rec->group);
+	unsigned int i, k;
+
+	if (!m) {
+		dsr_stat(priv, DSR_S_MCAST_IGMP_ANY);
+		return;
+	}
+	for (i = 0; i < m->n; i++) {
+		for (k = 0; k < rec->nsrc; k++)
+			if (dsr_migmp_src(rec, k) == m->src[i])
+				break;
+		if (k == rec->nsrc)
+			dsr_mc_igmp_one(priv, m->src[i], rec->group, true,
+					true, out);
+	}
+}
+
+/*
  * An IGMP message our stack sends on dsr0 (migmp.h): a local socket's
  * source-specific joins and leaves of trees.  It is consumed here, never
- * sent on.  An any-source join has no tree to join: counted.
+ * sent on.  An any-source join joins the trees of the group's sources in
+ * the source map (dsr_mc_igmp_any()).
  */
 void dsr_mcast_igmp(struct dsr_priv *priv, struct sk_buff *skb)
 {
@@ -359,10 +395,11 @@ void dsr_mcast_igmp(struct dsr_priv *priv, struct sk_buff *skb)
 			for (k = 0; k < rec.nsrc; k++)
 				dsr_mc_igmp_one(priv, dsr_migmp_src(&rec, k),
 						rec.group,
-						rec.op != DSR_MIGMP_LEAVE, &out);
+						rec.op != DSR_MIGMP_LEAVE,
+						false, &out);
 			break;
 		case DSR_MIGMP_ANY:
-			dsr_stat(priv, DSR_S_MCAST_IGMP_ANY);
+			dsr_mc_igmp_any(priv, &rec, &out);
 			break;
 		default:
 			break;
@@ -405,6 +442,108 @@ static bool dsr_mc_member(struct net_device *dev, __be32 group)
 }
 
 /*
+ * Whether a socket on dev holds an any-source membership of group (the
+ * group's filter mode is EXCLUDE: IGMPv2's join, or IGMPv3's join with
+ * no source list).  Its sources are not read (above).
+ */
+static bool dsr_mc_asm_member(struct net_device *dev, __be32 group)
+{
+	const struct ip_mc_list *im;
+	struct in_device *in_dev;
+	bool found = false;
+
+	rcu_read_lock();
+	in_dev = __in_dev_get_rcu(dev);
+	for (im = in_dev ? rcu_dereference(in_dev->mc_list) : NULL; im;
+	     im = rcu_dereference(im->next_rcu)) {
+		if (im->multiaddr == group) {
+			found = READ_ONCE(im->sfmode) == MCAST_EXCLUDE;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/*
+ * The source map's joins of group (every group: 0): each any-source
+ * member's (a membership on dsr0 in EXCLUDE mode) of each mapped source,
+ * and the end of those whose member or mapping is gone.
+ */
+static void dsr_mc_map_sync(struct dsr_priv *priv, __be32 group,
+			    struct sk_buff_head *out)
+{
+	struct dsr_mt_table *t = &priv->mc.t;
+	unsigned int i, k;
+
+	for (i = 0; i < DSR_MT_MAP_GROUPS; i++) {
+		const struct dsr_mt_map *m = &t->map[i];
+
+		if (!m->group || (group && m->group != group) ||
+		    !dsr_mc_asm_member(priv->dev, m->group))
+			continue;
+		for (k = 0; k < m->n; k++)
+			dsr_mc_igmp_one(priv, m->src[k], m->group, true, true,
+					out);
+	}
+	for (i = 0; i < t->max_groups; i++) {
+		struct dsr_mt_group *g = &t->g[i];
+
+		if (!g->group || !g->igmp || !g->mapped ||
+		    (group && g->group != group))
+			continue;
+		if (!dsr_mt_map_has(t, g->group, g->source) ||
+		    !dsr_mc_asm_member(priv->dev, g->group))
+			dsr_mc_igmp_one(priv, g->source, g->group, false,
+					true, out);
+	}
+}
+
+/*
+ * MCAST_MAP, MCAST_UNMAP: source added to, or taken from (0: all of
+ * them), group's sources in the source map, under the device lock.  An
+ * any-source member of the group joins the new tree at once; the trees
+ * the map joined for a mapping that went end at once.
+ */
+int dsr_mcast_map(struct dsr_priv *priv, __be32 group, __be32 source,
+		  bool add, struct netlink_ext_ack *extack,
+		  struct sk_buff_head *out)
+{
+	struct dsr_mt_table *t = &priv->mc.t;
+	enum dsr_mt_map_res r;
+
+	r = add ? dsr_mt_map_add(t, group, source) :
+		  dsr_mt_map_del(t, group, source);
+	switch (r) {
+	case DSR_MT_MAP_OK:
+		dsr_mc_map_sync(priv, group, out);
+		return 0;
+	case DSR_MT_MAP_BAD_GROUP:
+		NL_SET_ERR_MSG(extack, "group must be multicast, not 224.0.0.0/24");
+		return -EINVAL;
+	case DSR_MT_MAP_BAD_SOURCE:
+		NL_SET_ERR_MSG(extack, "source must be a routable unicast address");
+		return -EINVAL;
+	case DSR_MT_MAP_EXISTS:
+		NL_SET_ERR_MSG(extack, "the group has that source already");
+		return -EEXIST;
+	case DSR_MT_MAP_GROUPS_FULL:
+		NL_SET_ERR_MSG(extack, "the source map is full (16 groups)");
+		return -ENOSPC;
+	case DSR_MT_MAP_SOURCES_FULL:
+		NL_SET_ERR_MSG(extack, "the group has 4 sources mapped already");
+		return -ENOSPC;
+	case DSR_MT_MAP_NO_ENTRY:
+	default:
+		if (source)
+			NL_SET_ERR_MSG(extack, "the group has no such source in the map");
+		else
+			NL_SET_ERR_MSG(extack, "the group is not in the source map");
+		return -ENOENT;
+	}
+}
+
+/*
  * Every refresh period: children whose joins ended go, each group's
  * upstream is looked up again (a new route: a join along it at once),
  * and each group with an upstream joins it for what it needs now, or
@@ -418,6 +557,7 @@ void dsr_mcast_tick(struct dsr_priv *priv, u64 now, struct sk_buff_head *out)
 	if (!mc->t.ngroups || now < mc->next_refresh)
 		return;
 	mc->next_refresh = now + mc->t.p.refresh_ms;
+	dsr_mc_map_sync(priv, 0, out);
 	dsr_mt_expire(&mc->t, now);
 	for (i = 0; i < mc->t.max_groups; i++) {
 		struct dsr_mt_group *g = &mc->t.g[i];
@@ -434,7 +574,7 @@ void dsr_mcast_tick(struct dsr_priv *priv, u64 now, struct sk_buff_head *out)
 			}
 			continue;
 		}
-		if (g->igmp && !dsr_mc_member(priv->dev, g->group) &&
+		if (g->igmp && !g->mapped && !dsr_mc_member(priv->dev, g->group) &&
 		    dsr_mt_igmp(&mc->t, g->source, g->group, false, now) ==
 		    DSR_MT_OK)
 			dsr_stat(priv, DSR_S_MCAST_IGMP_LEAVE);

@@ -351,6 +351,84 @@ unsigned int dsr_mt_igmp_only(struct dsr_mt_table *t, __be32 group,
 	return left;
 }
 
+static struct dsr_mt_map *dsr_mt_map_slot(struct dsr_mt_table *t, __be32 group)
+{
+	unsigned int i;
+
+	for (i = 0; i < DSR_MT_MAP_GROUPS; i++)
+		if (t->map[i].group == group)
+			return &t->map[i];
+	return NULL;
+}
+
+const struct dsr_mt_map *dsr_mt_map_find(const struct dsr_mt_table *t,
+					 __be32 group)
+{
+	return group ? dsr_mt_map_slot((struct dsr_mt_table *)t, group) : NULL;
+}
+
+bool dsr_mt_map_has(const struct dsr_mt_table *t, __be32 group,
+		    __be32 source)
+{
+	const struct dsr_mt_map *m = dsr_mt_map_find(t, group);
+	unsigned int i;
+
+	for (i = 0; m && i < m->n; i++)
+		if (m->src[i] == source)
+			return true;
+	return false;
+}
+
+enum dsr_mt_map_res dsr_mt_map_add(struct dsr_mt_table *t, __be32 group,
+				   __be32 source)
+{
+	struct dsr_mt_map *m;
+
+	switch (dsr_mt_check(source, group)) {
+	case DSR_MT_OK:
+		break;
+	case DSR_MT_BAD_GROUP:
+		return DSR_MT_MAP_BAD_GROUP;
+	default:
+		return DSR_MT_MAP_BAD_SOURCE;
+	}
+	if (dsr_mt_map_has(t, group, source))
+		return DSR_MT_MAP_EXISTS;
+	m = dsr_mt_map_slot(t, group);
+	if (!m) {
+		m = dsr_mt_map_slot(t, 0);
+		if (!m)
+			return DSR_MT_MAP_GROUPS_FULL;
+		m->group = group;
+	}
+	if (m->n >= DSR_MT_MAP_SOURCES)
+		return DSR_MT_MAP_SOURCES_FULL;
+	m->src[m->n++] = source;
+	return DSR_MT_MAP_OK;
+}
+
+enum dsr_mt_map_res dsr_mt_map_del(struct dsr_mt_table *t, __be32 group,
+				   __be32 source)
+{
+	struct dsr_mt_map *m = group ? dsr_mt_map_slot(t, group) : NULL;
+	unsigned int i;
+
+	if (!m)
+		return DSR_MT_MAP_NO_ENTRY;
+	if (source) {
+		for (i = 0; i < m->n && m->src[i] != source; i++)
+			;
+		if (i == m->n)
+			return DSR_MT_MAP_NO_ENTRY;
+		m->src[i] = m->src[--m->n];
+		m->src[m->n] = 0;
+		if (m->n)
+			return DSR_MT_MAP_OK;
+	}
+	memset(m, 0, sizeof(*m));
+	return DSR_MT_MAP_OK;
+}
+
 unsigned int dsr_mt_expire(struct dsr_mt_table *t, u64 now)
 {
 	unsigned int i, j, gone = 0;

@@ -89,6 +89,7 @@ struct dsr_mt_group {
 	u8 local;		/* layers for local receivers; 0: none */
 	u8 level;		/* local layers set by the user; 0: none */
 	bool igmp;		/* a local socket joined (its IGMP report) */
+	bool mapped;		/* that join came by the source map */
 	u8 asked;		/* layers upstream was last asked for */
 	u16 nchild;		/* child[0..nchild-1] in use */
 	struct dsr_mt_child *child;	/* max_children of them */
@@ -96,7 +97,35 @@ struct dsr_mt_group {
 	struct dsr_mtag_cfg tag;
 };
 
+/*
+ * The source map (ahctl dsr mcast map): the sources whose trees a local
+ * socket's any-source join of a group joins.  A tree is per (source,
+ * group) and grows toward its source, so an any-source join (IGMPv2, or
+ * IGMPv3 EXCLUDE) has no tree to join by itself: the map names the
+ * sources, as a router's SSM mapping does.  At most DSR_MT_MAP_GROUPS
+ * groups of DSR_MT_MAP_SOURCES sources each.
+ */
+#define DSR_MT_MAP_GROUPS	16	/* ah_dsr.h: DSR_MC_MAP_GROUPS */
+#define DSR_MT_MAP_SOURCES	4	/* DSR_MC_MAP_SOURCES */
+
+struct dsr_mt_map {
+	__be32 group;		/* 0: a free slot */
+	u8 n;			/* src[0..n-1] */
+	__be32 src[DSR_MT_MAP_SOURCES];
+};
+
+enum dsr_mt_map_res {
+	DSR_MT_MAP_OK,
+	DSR_MT_MAP_BAD_GROUP,
+	DSR_MT_MAP_BAD_SOURCE,
+	DSR_MT_MAP_EXISTS,	/* add: the group has that source */
+	DSR_MT_MAP_GROUPS_FULL,	/* add: a new group, DSR_MT_MAP_GROUPS mapped */
+	DSR_MT_MAP_SOURCES_FULL,	/* add: the group has DSR_MT_MAP_SOURCES */
+	DSR_MT_MAP_NO_ENTRY,	/* del: no such group or source */
+};
+
 struct dsr_mt_table {
+	struct dsr_mt_map map[DSR_MT_MAP_GROUPS];	/* config: not flushed */
 	struct dsr_mt_group *g;
 	struct dsr_mt_child *c;
 	unsigned int max_groups, max_children;
@@ -158,6 +187,18 @@ enum dsr_mt_res dsr_mt_igmp(struct dsr_mt_table *t, __be32 source,
  */
 unsigned int dsr_mt_igmp_only(struct dsr_mt_table *t, __be32 group,
 			      const u8 *keep, unsigned int n);
+/* the source map: source joins group's sources (checked as a join's) */
+enum dsr_mt_map_res dsr_mt_map_add(struct dsr_mt_table *t, __be32 group,
+				   __be32 source);
+/* source leaves them; source 0: the group leaves the map */
+enum dsr_mt_map_res dsr_mt_map_del(struct dsr_mt_table *t, __be32 group,
+				   __be32 source);
+/* the group's sources, or NULL */
+const struct dsr_mt_map *dsr_mt_map_find(const struct dsr_mt_table *t,
+					 __be32 group);
+bool dsr_mt_map_has(const struct dsr_mt_table *t, __be32 group,
+		    __be32 source);
+
 /*
  * Drops the children whose joins ended by now, and the groups left with
  * nothing (no child, no local receiver, upstream told); how many

@@ -207,6 +207,12 @@ static const struct nla_policy dsr_mcast_policy[DSR_A_MAX + 1] = {
 	[DSR_A_MC_TAG_TIDS] = NLA_POLICY_MAX(NLA_U8, DSR_MTAG_MAX_TIDS),
 };
 
+static const struct nla_policy dsr_mcast_map_policy[DSR_A_MAX + 1] = {
+	DSR_DEV_POLICY,
+	[DSR_A_MC_SOURCE] = { .type = NLA_BE32 },
+	[DSR_A_MC_GROUP] = { .type = NLA_BE32 },
+};
+
 static const struct nla_policy dsr_mcast_chain_policy[DSR_A_MAX + 1] = {
 	DSR_DEV_POLICY,
 	[DSR_A_MC_SOURCE] = { .type = NLA_BE32 },
@@ -593,6 +599,42 @@ static int dsr_cmd_mcast_chain(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
+/* MCAST_MAP, MCAST_UNMAP: the source map (mcast.c) */
+static int dsr_cmd_mcast_map(struct sk_buff *skb, struct genl_info *info)
+{
+	struct dsr_priv *priv = info->user_ptr[0];
+	bool add = info->genlhdr->cmd == DSR_CMD_MCAST_MAP;
+	struct nlattr **a = info->attrs;
+	struct sk_buff_head out;
+	__be32 source = 0;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, DSR_A_MC_GROUP) ||
+	    (add && GENL_REQ_ATTR_CHECK(info, DSR_A_MC_SOURCE))) {
+		if (add)
+			NL_SET_ERR_MSG(info->extack, "a map needs group and source");
+		else
+			NL_SET_ERR_MSG(info->extack, "an unmap needs the group");
+		return -EINVAL;
+	}
+	if (a[DSR_A_MC_SOURCE]) {
+		source = nla_get_in_addr(a[DSR_A_MC_SOURCE]);
+		if (!source) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a[DSR_A_MC_SOURCE],
+					    "source must be a routable unicast address");
+			return -EINVAL;
+		}
+	}
+	__skb_queue_head_init(&out);
+	dsr_lock_bh(priv);
+	err = dsr_mcast_map(priv, nla_get_in_addr(a[DSR_A_MC_GROUP]), source,
+			    add, info->extack, &out);
+	dsr_out_commit(priv, &out);
+	dsr_unlock_bh(priv);
+	dsr_out_flush(priv);
+	return err;
+}
+
 /* ---- dumps ---------------------------------------------------------------------- */
 
 /*
@@ -955,6 +997,7 @@ static int dsr_nl_mc_group(struct sk_buff *msg, const struct dsr_mt_group *g,
 	    nla_put_u8(msg, DSR_A_MC_TAG_MODE, t->mode) ||
 	    nla_put_u8(msg, DSR_A_MC_TAG_LAYERS, t->layers) ||
 	    (g->igmp && nla_put_flag(msg, DSR_A_MC_LOCAL_IGMP)) ||
+	    (g->igmp && g->mapped && nla_put_flag(msg, DSR_A_MC_MAPPED)) ||
 	    nla_put(msg, DSR_A_MC_CHAIN, ch->n * sizeof(ch->e[0]), ch->e))
 		return -EMSGSIZE;
 	if (t->mode == DSR_MTAG_BYTE)
@@ -1051,6 +1094,32 @@ static int dsr_walk_mcast(struct dsr_dump *d, long *pos)
 	return 0;
 }
 
+/* the source map, after the trees: *pos is the map slot times its sources */
+static int dsr_walk_mcmap(struct dsr_dump *d, long *pos)
+{
+	const struct dsr_mt_map *map = d->priv->mc.t.map;
+	void *hdr;
+	int err;
+
+	for (; *pos < DSR_MT_MAP_GROUPS * DSR_MT_MAP_SOURCES; (*pos)++) {
+		const struct dsr_mt_map *m = &map[*pos / DSR_MT_MAP_SOURCES];
+		unsigned int k = *pos % DSR_MT_MAP_SOURCES;
+
+		if (!m->group || k >= m->n)
+			continue;
+		if (dsr_dump_spent(d))
+			return -EAGAIN;
+		hdr = dsr_row_begin(d);
+		err = hdr ? (nla_put_u8(d->skb, DSR_A_MC_ROW, DSR_MC_ROW_MAP) ||
+			     nla_put_in_addr(d->skb, DSR_A_MC_GROUP, m->group) ||
+			     nla_put_in_addr(d->skb, DSR_A_MC_SOURCE, m->src[k]) ?
+			     -EMSGSIZE : 0) : 0;
+		if (!hdr || dsr_row_end(d, hdr, err))
+			return -EMSGSIZE;
+	}
+	return 0;
+}
+
 #define DSR_DUMP_FN(name, cmd, ...)					\
 static int dsr_dump_##name(struct sk_buff *skb, struct netlink_callback *cb) \
 {									\
@@ -1064,7 +1133,7 @@ DSR_DUMP_FN(neigh, DSR_CMD_GET_NEIGH, dsr_walk_neigh)
 DSR_DUMP_FN(buffer, DSR_CMD_GET_BUFFER, dsr_walk_sendbuf, dsr_walk_maint)
 DSR_DUMP_FN(reqtable, DSR_CMD_GET_REQTABLE, dsr_walk_rreq, dsr_walk_disc)
 DSR_DUMP_FN(negcache, DSR_CMD_GET_NEGCACHE, dsr_walk_negcache)
-DSR_DUMP_FN(mcast, DSR_CMD_GET_MCAST, dsr_walk_mcast)
+DSR_DUMP_FN(mcast, DSR_CMD_GET_MCAST, dsr_walk_mcast, dsr_walk_mcmap)
 
 /* ---- the family -------------------------------------------------------------------- */
 
@@ -1105,6 +1174,8 @@ static const struct genl_ops dsr_genl_ops[] = {
 	DSR_DO(DSR_CMD_MCAST_LEAVE, dsr_cmd_mcast, dsr_mcast_policy),
 	DSR_DO(DSR_CMD_MCAST_CHAIN, dsr_cmd_mcast_chain,
 	       dsr_mcast_chain_policy),
+	DSR_DO(DSR_CMD_MCAST_MAP, dsr_cmd_mcast_map, dsr_mcast_map_policy),
+	DSR_DO(DSR_CMD_MCAST_UNMAP, dsr_cmd_mcast_map, dsr_mcast_map_policy),
 	DSR_DUMP(DSR_CMD_GET_MCAST, dsr_dump_mcast),
 };
 

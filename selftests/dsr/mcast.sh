@@ -474,6 +474,7 @@ test_netlink() {
 		def b1(n, v): return attr(A["DSR_A_MC_" + n], bytes([v]))
 		S, G, N = a4("SOURCE", "10.0.0.1"), a4("GROUP", "239.1.1.9"), b1("LAYERS", 2)
 		CH, G1 = C["DSR_CMD_MCAST_CHAIN"], a4("GROUP", "239.1.1.1")
+		MAP, UNMAP = C["DSR_CMD_MCAST_MAP"], C["DSR_CMD_MCAST_UNMAP"]
 		def ch(*b): return attr(A["DSR_A_MC_CHAIN"], bytes(b))
 		cases = [
 		    ("group 10.1.1.1", J, [S, a4("GROUP", "10.1.1.1"), N], errno.EINVAL, "group must be multicast"),
@@ -501,14 +502,35 @@ test_netlink() {
 		    ("cap 0", CH, [S, G1, ch(3, 0)], errno.EINVAL, "cap takes 1..128"),
 		    ("cap 129", CH, [S, G1, ch(3, 129)], errno.EINVAL, "cap takes 1..128"),
 		    ("dup with an argument", CH, [S, G1, ch(2, 1)], errno.EINVAL, "no argument"),
+		    ("map, no source", MAP, [G], errno.EINVAL, "needs group and source"),
+		    ("map, no group", MAP, [S], errno.EINVAL, "needs group and source"),
+		    ("map group 10.1.1.1", MAP, [S, a4("GROUP", "10.1.1.1")], errno.EINVAL, "group must be multicast"),
+		    ("map source 0.0.0.0", MAP, [a4("SOURCE", "0.0.0.0"), G], errno.EINVAL, "source must be"),
+		    ("map source 127.0.0.1", MAP, [a4("SOURCE", "127.0.0.1"), G], errno.EINVAL, "source must be"),
+		    ("unmap, no group", UNMAP, [S], errno.EINVAL, "needs the group"),
+		    ("unmap, not mapped", UNMAP, [G], errno.ENOENT, "not in the source map"),
 		]
 		for name, cmd, attrs, want, text in cases:
 		    err, _ = g.do(cmd, dev, *attrs)
 		    print(f"# {name}: errno {-err}, '{g.extack}'")
 		    if err != -want or not g.extack or text not in g.extack:
 		        fail(f"{name}: errno {-err}, '{g.extack}'")
+		# the source map: 16 groups of 4 sources, then ENOSPC each way
+		def mp(cmd, grp, src=None):
+		    at = [a4("GROUP", grp)] + ([a4("SOURCE", src)] if src else [])
+		    return g.do(cmd, dev, *at)[0]
+		errs = [mp(MAP, "239.5.0.%d" % i, "10.0.0.1") for i in range(1, 17)]
+		errs += [mp(MAP, "239.5.0.1", "10.0.0.%d" % i) for i in range(2, 5)]
+		full_g, full_s = mp(MAP, "239.5.0.17", "10.0.0.1"), mp(MAP, "239.5.0.1", "10.0.0.5")
+		dup = mp(MAP, "239.5.0.1", "10.0.0.3")
+		print(f"# 16 groups, 4 sources: {set(errs)}; a 17th group: errno {-full_g}; a 5th source: errno {-full_s}; again: errno {-dup}")
+		if set(errs) != {0} or full_g != -errno.ENOSPC or full_s != -errno.ENOSPC or dup != -errno.EEXIST:
+		    fail("the source map's bounds")
+		undo = [mp(UNMAP, "239.5.0.1", "10.0.0.2")] + [mp(UNMAP, "239.5.0.%d" % i) for i in range(1, 17)]
+		if set(undo) != {0} or mp(UNMAP, "239.5.0.1", "10.0.0.3") != -errno.ENOENT:
+		    fail(f"unmap: {undo}")
 	EOF
-	check "nobody may not join (EPERM)" nl_nobody 5 <<-'EOF' &&
+	check "nobody may not join, chain or map (EPERM)" nl_nobody 5 <<-'EOF' &&
 		S = attr(A["DSR_A_MC_SOURCE"], socket.inet_aton("10.0.0.1"))
 		G = attr(A["DSR_A_MC_GROUP"], socket.inet_aton("239.1.1.9"))
 		err, _ = g.do(C["DSR_CMD_MCAST_JOIN"], dev, S, G,
@@ -522,7 +544,14 @@ test_netlink() {
 		print(f"# nobody's chain: errno {-err}")
 		if err != -errno.EPERM:
 		    fail(f"nobody's chain: errno {-err}")
+		for c in ("MAP", "UNMAP"):
+		    err, _ = g.do(C["DSR_CMD_MCAST_" + c], dev, S,
+		                  attr(A["DSR_A_MC_GROUP"], socket.inet_aton("239.1.1.9")))
+		    print(f"# nobody's {c.lower()}: errno {-err}")
+		    if err != -errno.EPERM:
+		        fail(f"nobody's {c.lower()}: errno {-err}")
 	EOF
+	check "  nor map" test -z "$(mshow 5 | jq '.[] | select(.mc_row == "map")')" &&
 	check "5 has no tree of the group the requests named" \
 		test "$(tree_of 5 239.1.1.9)" == "[]" &&
 	check "  nor any other new one" \
@@ -734,6 +763,78 @@ test_igmp() {
 	return $rc
 }
 
+# group_mapped NODE GROUP: NODE's group has a socket's join that came by
+# the source map
+group_mapped() {
+	mshow "$1" | jq -e --arg g "$2" 'any(.[]; .mc_row == "group" and
+		.mc_group == $g and .mc_local_igmp == true and
+		.mc_mapped == true)' >/dev/null
+}
+
+# map_is NODE GROUP SOURCE: NODE's source map maps GROUP to SOURCE
+map_is() {
+	mshow "$1" | jq -e --arg g "$2" --arg s "$3" 'any(.[];
+		.mc_row == "map" and .mc_group == $g and .mc_source == $s)' \
+		>/dev/null
+}
+
+# The source map: an any-source join (a socket's IP_ADD_MEMBERSHIP, no
+# source) joins the trees of the sources the user mapped its group to.
+# Node 6 maps 239.1.1.10 to 1, then a socket joins it: its report is the
+# map's join, for all layers, and the stream reaches it whole; the
+# socket's end ends the join.  A socket already on 239.1.1.11 (counted as
+# any-source, no tree) joins 1's tree when the map comes, at once; the
+# unmap ends that join at once and relay 2's child within 3 refresh
+# periods.
+test_map() {
+	local g=239.1.1.10 g2=239.1.1.11 s d pid l any rc=0
+	shared || return 1
+	s=$(node_ip 1)
+	d=$(mktemp -d)
+	dsr 6 mcast map dev dsr0 group "$g" source "$s" || return 1
+	check "6 shows the mapping" map_is 6 "$g" "$s" || return 1
+	nsbg 6 "$PYTHON" "$STREAM" layered-recv "$g" 5000 \
+		$((60 * ${AH_TIME_SCALE:-1})) 3 --dev dsr0 > "$d/6.json"
+	pid=$!
+	check "6's any-source socket joined 1's tree by the map" \
+		busywait 10000 group_mapped 6 "$g" &&
+	check "  2 relays to 6, all 128 layers" \
+		busywait 10000 child_is 2 "$g" 6 128 &&
+	send "$g" 4 >/dev/null || { kill "$pid"; return 1; }
+	wait "$pid"
+	diag "6: $(jq -c '{received, duplicates, frames_decodable}' "$d/6.json")"
+	for l in 0 1 2 3; do
+		check "6 got all $FRAMES datagrams of layer $l" \
+			test "$(got "$d/6.json" "$l")" -eq "$FRAMES" || return 1
+	done
+	check "the socket's end ended the join (within a refresh period)" \
+		busywait $((3000 * ${AH_TIME_SCALE:-1})) eval '! group_mapped 6 "$g"' ||
+		return 1
+	# a member first, then the map
+	any=$(dsr_stat 6 mcast_igmp_any_source)
+	nsbg 6 "$PYTHON" "$STREAM" layered-recv "$g2" 5000 60 60 --dev dsr0 \
+		> /dev/null
+	pid=$!
+	check "6's socket is a member of $g2" busywait 20000 igmp_member 6 "$g2" &&
+	check "  its any-source join counted, no map: no tree" busywait 5000 eval \
+		'test "$(dsr_stat 6 mcast_igmp_any_source)" -gt "$any"' &&
+	check "  (no tree)" eval '! groups_of 6 | grep -qx "$g2"' &&
+	dsr 6 mcast map dev dsr0 group "$g2" source "$s" &&
+	check "the map joined it at once" group_mapped 6 "$g2" &&
+	check "  2 relays to 6" busywait 10000 child_is 2 "$g2" 6 128 &&
+	dsr 6 mcast unmap dev dsr0 group "$g2" &&
+	check "the unmap ended the map's join at once" \
+		eval '! group_mapped 6 "$g2"' &&
+	check "  2 stops relaying to 6 (within 3 refresh periods)" \
+		busywait $((5000 * ${AH_TIME_SCALE:-1})) child_is 2 "$g2" 6 0 &&
+	check "  6 shows no mapping of $g2" eval '! map_is 6 "$g2" "$s"' || rc=1
+	kill "$pid"
+	wait "$pid"
+	dsr 6 mcast unmap dev dsr0 group "$g" || rc=1
+	rm -rf "$d"
+	return $rc
+}
+
 # The seed's Fig. 4: node 4's link is cut to 100 kbit/s (relay 3's
 # frames to 4's MAC, picked by flower, through a tbf of that rate whose
 # queue is a dsrprio of 8 packets a band: DSR's acknowledgments to 4 pass
@@ -842,7 +943,7 @@ test_adapt() {
 }
 
 shared_setup setup
-ktap_begin 10
+ktap_begin 11
 run_case "three receivers at 1, 2 and 4 layers through one relay" test_levels
 run_case "two relays: upstream asks the most of its subtree, and falls" test_subtree
 run_case "two receivers share a radio: one broadcast, <= 1.05 x one stream" test_shared
@@ -850,6 +951,7 @@ run_case "bad joins and tags refused and counted" test_bad
 run_case "join floods from many neighbours: bounded per neighbour, per group and per node" test_flood
 run_case "bad requests refused by the kernel, with a reason" test_netlink
 run_case "a local socket's source-specific join joins the tree (IGMP)" test_igmp
+run_case "an any-source join joins the trees of its group's mapped sources" test_map
 run_case "an element chain replaced under a stream loses and duplicates nothing" test_chain
 run_case "the receiver's link cut to 100 kbit/s: adaptation keeps frames decodable (Fig. 4)" test_adapt
 run_case "a relay moves away: the receiver joins along the new route" test_mobility

@@ -50,6 +50,8 @@ static const char *const cmd_names[] = {
 	[DSR_CMD_MCAST_LEAVE] = "mcast_leave",
 	[DSR_CMD_GET_MCAST] = "get_mcast",
 	[DSR_CMD_MCAST_CHAIN] = "mcast_chain",
+	[DSR_CMD_MCAST_MAP] = "mcast_map",
+	[DSR_CMD_MCAST_UNMAP] = "mcast_unmap",
 };
 
 /*
@@ -136,6 +138,7 @@ struct row {
 	uint8_t layers, asked, mode, tag_layers, ext_id, tids;
 	uint16_t offset;
 	uint8_t igmp;		/* a local socket joined */
+	uint8_t mapped;		/* by the source map */
 	const struct dsr_mc_elem_cfg *chain;	/* MC_CHAIN: nchain elements */
 	size_t nchain;
 	/* CHILD: addr, layers, the slave's ifindex (1: lo), expires_ms */
@@ -178,7 +181,7 @@ static const struct row rows[] = {
 	{ .kind = DSR_MC_ROW_GROUP, .source = "10.0.0.9",
 	  .group = "239.2.2.2", .upstream = "0.0.0.0", .layers = 1,
 	  .asked = 0, .mode = DSR_MC_TAG_RTP, .tag_layers = 6, .ext_id = 3,
-	  .tids = 2, .igmp = 1, CHAIN(chain_capped) },
+	  .tids = 2, .igmp = 1, .mapped = 1, CHAIN(chain_capped) },
 	{ .kind = DSR_MC_ROW_LAYER, .source = "10.0.0.9",
 	  .group = "239.2.2.2", .layer = 0, .local_p = 7,
 	  .local_b = 9100 },
@@ -187,6 +190,9 @@ static const struct row rows[] = {
 	{ .kind = DSR_MC_ROW_CHILD, .source = "10.0.0.7",
 	  .group = "239.3.3.3", .addr = "10.0.0.8", .layers = 1, .slave = 1,
 	  .expires = 50 },
+	/* the source map, after the streams: source, group, nothing else */
+	{ .kind = DSR_MC_ROW_MAP, .source = "10.0.0.9", .group = "239.2.2.2" },
+	{ .kind = DSR_MC_ROW_MAP, .source = "10.0.0.1", .group = "239.2.2.2" },
 	{ .kind = 9, .source = "10.0.0.7", .group = "239.3.3.3" },
 };
 
@@ -216,6 +222,8 @@ static void send_row(struct nl_sock *sk, uint32_t seq, const struct row *r)
 		nla_put_u8(msg, DSR_A_MC_TAG_LAYERS, r->tag_layers);
 		if (r->igmp)
 			nla_put_flag(msg, DSR_A_MC_LOCAL_IGMP);
+		if (r->mapped)
+			nla_put_flag(msg, DSR_A_MC_MAPPED);
 		/* as the module: the fields of the mode only */
 		if (r->mode == DSR_MC_TAG_BYTE) {
 			nla_put_u16(msg, DSR_A_MC_TAG_OFFSET, r->offset);

@@ -235,6 +235,23 @@ expect "chain: without fanout (nothing forwarded)" 0 "" "$RC mc_chain=1:0,2:0" -
 expect "chain: default: no MC_CHAIN" 0 "" "$RC" -- $C $SG default
 expect "chain: 'dev DEV', group before source" 0 "" "$RC mc_chain=2:0" -- \
 	dsr mcast chain dev dsr0 group 239.1.1.1 source 10.0.0.1 dup
+expect "map: group and source" 0 "" \
+	"mcast_map flags=0 v2 ifname=dsr0 mc_source=10.0.0.1 mc_group=239.1.1.1" -- \
+	dsr mcast map dsr0 group 239.1.1.1 source 10.0.0.1
+expect "unmap: a source" 0 "" \
+	"mcast_unmap flags=0 v2 ifname=dsr0 mc_source=10.0.0.1 mc_group=239.1.1.1" -- \
+	dsr mcast unmap dev dsr0 source 10.0.0.1 group 239.1.1.1
+expect "unmap: the group alone" 0 "" \
+	"mcast_unmap flags=0 v2 ifname=dsr0 mc_group=239.1.1.1" -- \
+	dsr mcast unmap dsr0 group 239.1.1.1
+expect "map: source is required" 2 "missing 'source ADDR'" "" -- \
+	dsr mcast map dsr0 group 239.1.1.1
+expect "map: a join's keywords are not its" 2 "unexpected argument 'layers'" "" -- \
+	dsr mcast map dsr0 group 239.1.1.1 source 10.0.0.1 layers 2
+expect "map: a group checked as a join's" 2 "invalid group '224.0.0.5'" "" -- \
+	dsr mcast map dsr0 group 224.0.0.5 source 10.0.0.1
+expect "unmap: group is required" 2 "missing 'group GROUP'" "" -- \
+	dsr mcast unmap dsr0 source 10.0.0.1
 expect "show: a dump" 0 "" "get_mcast flags=dump v2 ifname=dsr0" -- \
 	dsr mcast show dsr0
 expect "show: -j after DEV" 0 "" "get_mcast flags=dump v2 ifname=dsr0" -- \
@@ -246,19 +263,21 @@ TEXT=$'source 10.0.0.1 group 239.1.1.1 upstream 10.0.0.2 layers 3 asked 5 tag by
 \tchild 10.0.0.5 layers 5 dev lo expires 900ms
 \tlayer 0 fwd_packets 300 fwd_bytes 390000 filtered_packets 0 filtered_bytes 0 local_packets 300 local_bytes 390000 capped_packets 0
 \tlayer 4 fwd_packets 150 fwd_bytes 195000 filtered_packets 150 filtered_bytes 195000 local_packets 0 local_bytes 0 capped_packets 0
-source 10.0.0.9 group 239.2.2.2 upstream none layers 1 igmp asked 0 tag rtp id 3 tids 2 group-layers 6 chain dup cap 2 unknown-9 1 fanout bcast 0
+source 10.0.0.9 group 239.2.2.2 upstream none layers 1 igmp mapped asked 0 tag rtp id 3 tids 2 group-layers 6 chain dup cap 2 unknown-9 1 fanout bcast 0
 \tlayer 0 fwd_packets 0 fwd_bytes 0 filtered_packets 0 filtered_bytes 0 local_packets 7 local_bytes 9100 capped_packets 0
 \tlayer 3 fwd_packets 0 fwd_bytes 0 filtered_packets 0 filtered_bytes 0 local_packets 0 local_bytes 0 capped_packets 40
 source 10.0.0.7 group 239.3.3.3
-\tchild 10.0.0.8 layers 1 dev lo expires 50ms'
+\tchild 10.0.0.8 layers 1 dev lo expires 50ms
+map group 239.2.2.2 source 10.0.0.9
+map group 239.2.2.2 source 10.0.0.1'
 run dsr mcast show dsr0
-same "show: a line per group, its children and layers under it; upstream none; the tag's fields of its mode; a row of a kind unknown left out" \
+same "show: a line per group, its children and layers under it; upstream none; the tag's fields of its mode; the source map's lines; a row of a kind unknown left out" \
 	"$stdout" "$TEXT"
 same "show: the chain last on its group's line, in mcast chain's words (fanout alone: the device's; a kind unknown as unknown-KIND ARG); capped_packets last on a layer's" \
 	"$(grep -o 'chain .*' <<< "$stdout"; grep -o 'capped_packets [0-9]*$' <<< "$stdout" | paste -sd' ')" \
 	$'chain tag dup filter fanout\nchain dup cap 2 unknown-9 1 fanout bcast 0\ncapped_packets 0 capped_packets 0 capped_packets 0 capped_packets 40'
 
-JSON='[{"mc_row":"group","mc_source":"10.0.0.1","mc_group":"239.1.1.1","mc_upstream":"10.0.0.2","mc_layers":3,"mc_local_igmp":false,"mc_asked":5,"mc_tag_mode":"byte","mc_tag_offset":0,"mc_tag_layers":8,"mc_chain":["tag","dup","filter","fanout"]},{"mc_row":"child","mc_source":"10.0.0.1","mc_group":"239.1.1.1","addr":"10.0.0.4","mc_layers":2,"slave":1,"expires_ms":2310},{"mc_row":"child","mc_source":"10.0.0.1","mc_group":"239.1.1.1","addr":"10.0.0.5","mc_layers":5,"slave":1,"expires_ms":900},{"mc_row":"layer","mc_source":"10.0.0.1","mc_group":"239.1.1.1","mc_layer":0,"mc_fwd_packets":300,"mc_fwd_bytes":390000,"mc_filt_packets":0,"mc_filt_bytes":0,"mc_local_packets":300,"mc_local_bytes":390000,"mc_capped_packets":0},{"mc_row":"layer","mc_source":"10.0.0.1","mc_group":"239.1.1.1","mc_layer":4,"mc_fwd_packets":150,"mc_fwd_bytes":195000,"mc_filt_packets":150,"mc_filt_bytes":195000,"mc_local_packets":0,"mc_local_bytes":0,"mc_capped_packets":0},{"mc_row":"group","mc_source":"10.0.0.9","mc_group":"239.2.2.2","mc_upstream":"0.0.0.0","mc_layers":1,"mc_local_igmp":true,"mc_asked":0,"mc_tag_mode":"rtp","mc_tag_ext_id":3,"mc_tag_tids":2,"mc_tag_layers":6,"mc_chain":["dup","cap 2","unknown-9 1","fanout bcast 0"]},{"mc_row":"layer","mc_source":"10.0.0.9","mc_group":"239.2.2.2","mc_layer":0,"mc_fwd_packets":0,"mc_fwd_bytes":0,"mc_filt_packets":0,"mc_filt_bytes":0,"mc_local_packets":7,"mc_local_bytes":9100,"mc_capped_packets":0},{"mc_row":"layer","mc_source":"10.0.0.9","mc_group":"239.2.2.2","mc_layer":3,"mc_fwd_packets":0,"mc_fwd_bytes":0,"mc_filt_packets":0,"mc_filt_bytes":0,"mc_local_packets":0,"mc_local_bytes":0,"mc_capped_packets":40},{"mc_row":"child","mc_source":"10.0.0.7","mc_group":"239.3.3.3","addr":"10.0.0.8","mc_layers":1,"slave":1,"expires_ms":50},{"mc_row":"unknown","mc_source":"10.0.0.7","mc_group":"239.3.3.3"}]'
+JSON='[{"mc_row":"group","mc_source":"10.0.0.1","mc_group":"239.1.1.1","mc_upstream":"10.0.0.2","mc_layers":3,"mc_local_igmp":false,"mc_mapped":false,"mc_asked":5,"mc_tag_mode":"byte","mc_tag_offset":0,"mc_tag_layers":8,"mc_chain":["tag","dup","filter","fanout"]},{"mc_row":"child","mc_source":"10.0.0.1","mc_group":"239.1.1.1","addr":"10.0.0.4","mc_layers":2,"slave":1,"expires_ms":2310},{"mc_row":"child","mc_source":"10.0.0.1","mc_group":"239.1.1.1","addr":"10.0.0.5","mc_layers":5,"slave":1,"expires_ms":900},{"mc_row":"layer","mc_source":"10.0.0.1","mc_group":"239.1.1.1","mc_layer":0,"mc_fwd_packets":300,"mc_fwd_bytes":390000,"mc_filt_packets":0,"mc_filt_bytes":0,"mc_local_packets":300,"mc_local_bytes":390000,"mc_capped_packets":0},{"mc_row":"layer","mc_source":"10.0.0.1","mc_group":"239.1.1.1","mc_layer":4,"mc_fwd_packets":150,"mc_fwd_bytes":195000,"mc_filt_packets":150,"mc_filt_bytes":195000,"mc_local_packets":0,"mc_local_bytes":0,"mc_capped_packets":0},{"mc_row":"group","mc_source":"10.0.0.9","mc_group":"239.2.2.2","mc_upstream":"0.0.0.0","mc_layers":1,"mc_local_igmp":true,"mc_mapped":true,"mc_asked":0,"mc_tag_mode":"rtp","mc_tag_ext_id":3,"mc_tag_tids":2,"mc_tag_layers":6,"mc_chain":["dup","cap 2","unknown-9 1","fanout bcast 0"]},{"mc_row":"layer","mc_source":"10.0.0.9","mc_group":"239.2.2.2","mc_layer":0,"mc_fwd_packets":0,"mc_fwd_bytes":0,"mc_filt_packets":0,"mc_filt_bytes":0,"mc_local_packets":7,"mc_local_bytes":9100,"mc_capped_packets":0},{"mc_row":"layer","mc_source":"10.0.0.9","mc_group":"239.2.2.2","mc_layer":3,"mc_fwd_packets":0,"mc_fwd_bytes":0,"mc_filt_packets":0,"mc_filt_bytes":0,"mc_local_packets":0,"mc_local_bytes":0,"mc_capped_packets":40},{"mc_row":"child","mc_source":"10.0.0.7","mc_group":"239.3.3.3","addr":"10.0.0.8","mc_layers":1,"slave":1,"expires_ms":50},{"mc_row":"map","mc_group":"239.2.2.2","mc_source":"10.0.0.9"},{"mc_row":"map","mc_group":"239.2.2.2","mc_source":"10.0.0.1"},{"mc_row":"unknown","mc_source":"10.0.0.7","mc_group":"239.3.3.3"}]'
 run -j dsr mcast show dsr0
 same "show -j: an array of every row, the attributes' names as keys" \
 	"$stdout" "$JSON"

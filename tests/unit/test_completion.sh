@@ -160,7 +160,7 @@ expect "dsr: the keyword dev left out" "ahctl dsr route add dev dsr0 10.0.0.5 " 
 expect "dsr show: -j and -p after DEV" "ahctl dsr neigh show dsr0 -" \
 	"-j --json -p --pretty"
 expect "dsr show: nothing else after DEV" "ahctl dsr neigh show dsr0 " ""
-expect "dsr mcast: join leave chain show" "ahctl dsr mcast " "join leave chain show"
+expect "dsr mcast: join leave chain map unmap show" "ahctl dsr mcast " "chain join leave map show unmap"
 expect "dsr mcast join: DEV" "ahctl dsr mcast join " "dsr0"
 expect "dsr mcast join: DEV after dev" "ahctl dsr mcast join dev " "dsr0"
 expect "dsr mcast join: keywords" "ahctl dsr mcast join dev dsr0 " \

@@ -1080,6 +1080,60 @@ static bool t_chain(void)
 	return ok;
 }
 
+/* the source map: bounded, checked, not touched by a flush */
+TEST(t_map)
+{
+	const struct dsr_mt_map *m;
+	unsigned int i;
+
+	CHECK_EQ(init(t, 4, 4, 2), 0);
+	CHECK(!dsr_mt_map_find(t, GRP));
+	CHECK_EQ(dsr_mt_map_add(t, ip4(10, 1, 1, 1), SRC), DSR_MT_MAP_BAD_GROUP);
+	CHECK_EQ(dsr_mt_map_add(t, ip4(224, 0, 0, 5), SRC),
+		 DSR_MT_MAP_BAD_GROUP);
+	CHECK_EQ(dsr_mt_map_add(t, GRP, ip4(127, 0, 0, 1)),
+		 DSR_MT_MAP_BAD_SOURCE);
+	CHECK_EQ(dsr_mt_map_add(t, GRP, 0), DSR_MT_MAP_BAD_SOURCE);
+	CHECK(!dsr_mt_map_find(t, GRP));
+	for (i = 1; i <= DSR_MT_MAP_SOURCES; i++)
+		CHECK_EQ(dsr_mt_map_add(t, GRP, node(i)), DSR_MT_MAP_OK);
+	CHECK_EQ(dsr_mt_map_add(t, GRP, node(1)), DSR_MT_MAP_EXISTS);
+	CHECK_EQ(dsr_mt_map_add(t, GRP, node(9)), DSR_MT_MAP_SOURCES_FULL);
+	m = dsr_mt_map_find(t, GRP);
+	CHECK(m && m->n == DSR_MT_MAP_SOURCES);
+	CHECK(dsr_mt_map_has(t, GRP, node(3)));
+	CHECK(!dsr_mt_map_has(t, GRP, node(9)));
+	CHECK(!dsr_mt_map_has(t, ip4(239, 1, 1, 2), node(3)));
+	/* a source out: the others stay */
+	CHECK_EQ(dsr_mt_map_del(t, GRP, node(2)), DSR_MT_MAP_OK);
+	CHECK_EQ(dsr_mt_map_del(t, GRP, node(2)), DSR_MT_MAP_NO_ENTRY);
+	CHECK(!dsr_mt_map_has(t, GRP, node(2)));
+	CHECK(dsr_mt_map_has(t, GRP, node(1)) && dsr_mt_map_has(t, GRP, node(3)) &&
+	      dsr_mt_map_has(t, GRP, node(4)));
+	CHECK_EQ(dsr_mt_map_find(t, GRP)->n, DSR_MT_MAP_SOURCES - 1);
+	/* bounded groups */
+	for (i = 1; i < DSR_MT_MAP_GROUPS; i++)
+		CHECK_EQ(dsr_mt_map_add(t, ip4(239, 2, 0, i), SRC),
+			 DSR_MT_MAP_OK);
+	CHECK_EQ(dsr_mt_map_add(t, ip4(239, 3, 0, 1), SRC),
+		 DSR_MT_MAP_GROUPS_FULL);
+	CHECK(!dsr_mt_map_find(t, ip4(239, 3, 0, 1)));
+	/* config: a flush of the trees keeps it */
+	dsr_mt_flush(t);
+	CHECK(dsr_mt_map_has(t, GRP, node(1)));
+	/* the last source out frees the group's slot */
+	CHECK_EQ(dsr_mt_map_del(t, ip4(239, 2, 0, 1), SRC), DSR_MT_MAP_OK);
+	CHECK(!dsr_mt_map_find(t, ip4(239, 2, 0, 1)));
+	CHECK_EQ(dsr_mt_map_add(t, ip4(239, 3, 0, 1), SRC), DSR_MT_MAP_OK);
+	/* the whole group */
+	CHECK_EQ(dsr_mt_map_del(t, GRP, 0), DSR_MT_MAP_OK);
+	CHECK(!dsr_mt_map_find(t, GRP));
+	CHECK_EQ(dsr_mt_map_del(t, GRP, 0), DSR_MT_MAP_NO_ENTRY);
+	CHECK_EQ(dsr_mt_map_del(t, 0, 0), DSR_MT_MAP_NO_ENTRY);
+	CHECK(!dsr_mt_map_find(t, 0));
+	return true;
+}
+
 static bool t_names(void)
 {
 	unsigned int i, j;
@@ -1121,6 +1175,7 @@ static const struct ktap_case cases[] = {
 	{ "a socket's join: refusals, counted", t_igmp_refused },
 	{ "duplicates on (source, IP id) in dup.c", t_dup },
 	{ "chain: rises at once, falls within three periods", t_chain },
+	{ "the source map: checked, bounded, kept by a flush", t_map },
 	{ "every result has a name of its own", t_names },
 };
 

@@ -199,7 +199,8 @@ static const struct col negcache_cols[] = {
 static const struct col mc_group_cols[] = {
 	COL(MC_ROW), COL(MC_SOURCE), COL(MC_GROUP),
 	{ .id = DSR_A_MC_UPSTREAM, .flags = P_NONE }, COL(MC_LAYERS),
-	COL(MC_LOCAL_IGMP), COL(MC_ASKED), COL(MC_TAG_MODE), COL(MC_TAG_OFFSET),
+	COL(MC_LOCAL_IGMP), COL(MC_MAPPED), COL(MC_ASKED), COL(MC_TAG_MODE),
+	COL(MC_TAG_OFFSET),
 	COL(MC_TAG_EXT_ID), COL(MC_TAG_TIDS), COL(MC_TAG_LAYERS),
 	COL(MC_CHAIN), { .id = 0 },
 };
@@ -215,6 +216,11 @@ static const struct col mc_layer_cols[] = {
 	COL(MC_FWD_PACKETS), COL(MC_FWD_BYTES), COL(MC_FILT_PACKETS),
 	COL(MC_FILT_BYTES), COL(MC_LOCAL_PACKETS), COL(MC_LOCAL_BYTES),
 	COL(MC_CAPPED_PACKETS), { .id = 0 },
+};
+
+/* the source map's rows: "map GROUP source S", a line each */
+static const struct col mc_map_cols[] = {
+	COL(MC_ROW), COL(MC_GROUP), COL(MC_SOURCE), { .id = 0 },
 };
 
 /* ---- command line -------------------------------------------------------- */
@@ -257,6 +263,8 @@ static int parse_mc_leave(const struct ds_cmd *c, int argc, char **argv,
 			  struct dsr_args *a);
 static int parse_mc_chain(const struct ds_cmd *c, int argc, char **argv,
 			  struct dsr_args *a);
+static int parse_mc_map(const struct ds_cmd *c, int argc, char **argv,
+			struct dsr_args *a);
 static int parse_param_set(const struct ds_cmd *c, int argc, char **argv,
 			   struct dsr_args *a);
 static int parse_gateway(const struct ds_cmd *c, int argc, char **argv,
@@ -319,6 +327,12 @@ static const struct ds_cmd dsr_cmds[] = {
 	  .args = "DEV source ADDR group GROUP" },
 	{ .name = "mcast chain", .parse = parse_mc_chain, .run = do_change,
 	  .genl_cmd = DSR_CMD_MCAST_CHAIN, .args = MC_CHAIN_ARGS },
+	{ .name = "mcast map", .parse = parse_mc_map, .run = do_change,
+	  .genl_cmd = DSR_CMD_MCAST_MAP,
+	  .args = "DEV group GROUP source ADDR" },
+	{ .name = "mcast unmap", .parse = parse_mc_map, .run = do_change,
+	  .genl_cmd = DSR_CMD_MCAST_UNMAP,
+	  .args = "DEV group GROUP [source ADDR]" },
 	{ .name = "mcast show", .parse = parse_show, .run = do_dump,
 	  .genl_cmd = DSR_CMD_GET_MCAST, .print = mc_print,
 	  .what = "multicast state", .args = SHOW_ARGS },
@@ -385,11 +399,14 @@ void dsr_help(FILE *f)
 		"       broadcast where B or more children share a slave, 0..%d;\n"
 		"       without bcast the device's mcast_bcast_min);\n"
 		"       default: %s\n"
+		"map    an any-source join of GROUP by a local socket joins the\n"
+		"       trees of its mapped sources (at most %d of each of %d groups)\n"
 		"-j, -p JSON output, also after a show command's DEV\n",
 		DSR_MC_MAX_LAYERS, DSR_MC_DEF_OFFSET, DSR_MC_DEF_EXT_ID,
 		DSR_MC_MAX_TIDS, DSR_MC_DEF_TIDS, DSR_MC_MAX_LAYERS,
 		DSR_MC_CHAIN_MAX, DSR_MC_CAP_MIN, DSR_MC_CAP_MAX,
-		DSR_MC_BCAST_MAX, DSR_MC_CHAIN_DEFAULT_STR);
+		DSR_MC_BCAST_MAX, DSR_MC_CHAIN_DEFAULT_STR,
+		DSR_MC_MAP_SOURCES, DSR_MC_MAP_GROUPS);
 }
 
 /* DEV, or "dev DEV" (a device named "dev" alone is DEV) */
@@ -764,6 +781,42 @@ static int parse_mc_chain(const struct ds_cmd *c, int argc, char **argv,
 	return usage_err(c, "%s", msg);
 }
 
+/*
+ * mcast map, unmap: DEV, then group and source in either order (unmap:
+ * without source, every source of the group), checked as a leave's
+ */
+static int parse_mc_map(const struct ds_cmd *c, int argc, char **argv,
+			struct dsr_args *a)
+{
+	const struct dsr_mc_field *f;
+	struct dsr_mc_req *r = &a->mc;
+	uint32_t v;
+	int i;
+
+	if (take_dev(c, &argc, &argv, a))
+		return -1;
+	for (i = 0; i < argc; i += 2) {
+		f = dsr_mc_field_kw(argv[i]);
+		if (!f || f->join)
+			return usage_err(c, "unexpected argument '%s'",
+					 argv[i]);
+		if (dsr_mc_has(r, f->id))
+			return usage_err(c, "'%s' given twice", f->kw);
+		if (i + 1 >= argc)
+			return usage_err(c, "'%s' needs a value", f->kw);
+		if (mc_value(c, f, argv[i + 1], &v))
+			return -1;
+		dsr_mc_set(r, f->id, v);
+	}
+	if (!dsr_mc_has(r, DSR_A_MC_GROUP))
+		return usage_err(c, "missing 'group GROUP'");
+	if (c->genl_cmd == DSR_CMD_MCAST_MAP &&
+	    !dsr_mc_has(r, DSR_A_MC_SOURCE))
+		return usage_err(c, "missing 'source ADDR'");
+	a->has_mc = true;
+	return 0;
+}
+
 /* "tag MODE" sends the mode's fields, with their defaults where not given */
 static int parse_mc_join(const struct ds_cmd *c, int argc, char **argv,
 			 struct dsr_args *a)
@@ -1023,6 +1076,8 @@ static const struct col *mc_cols(struct nlattr **tb, uint8_t *row)
 		return mc_child_cols;
 	case DSR_MC_ROW_LAYER:
 		return mc_layer_cols;
+	case DSR_MC_ROW_MAP:
+		return mc_map_cols;
 	}
 	return NULL;
 }
@@ -1037,7 +1092,7 @@ static bool mc_text_skip(int id, uint8_t row, struct nlattr **tb)
 		return true;
 	case DSR_A_MC_SOURCE:
 	case DSR_A_MC_GROUP:
-		return row != DSR_MC_ROW_GROUP;
+		return row != DSR_MC_ROW_GROUP && row != DSR_MC_ROW_MAP;
 	case DSR_A_MC_TAG_OFFSET:
 		return attr_u8(tb[DSR_A_MC_TAG_MODE], &mode) &&
 		       mode != DSR_MC_TAG_BYTE;
@@ -1054,7 +1109,9 @@ static void mc_text_row(const struct col *cols, uint8_t row,
 {
 	bool first = true;
 
-	if (row != DSR_MC_ROW_GROUP)
+	if (row == DSR_MC_ROW_MAP)
+		fputs("map ", stdout);
+	else if (row != DSR_MC_ROW_GROUP)
 		putchar('\t');
 	for (; cols->id; cols++) {
 		if (mc_text_skip(cols->id, row, tb))
@@ -1116,7 +1173,7 @@ static void mc_print(const struct ds_cmd *c, struct genl *g,
 		if (!cols)
 			continue;
 		mc_key(tb, key);
-		if (row != DSR_MC_ROW_GROUP &&
+		if (row != DSR_MC_ROW_GROUP && row != DSR_MC_ROW_MAP &&
 		    (!header || key[0] != last[0] || key[1] != last[1])) {
 			first = true;
 			fam_text(&dsr_family, DSR_A_MC_SOURCE, tb, 0, &first);

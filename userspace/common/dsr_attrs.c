@@ -96,6 +96,8 @@ static const struct attr_desc dsr_attrs[DSR_A_MAX + 1] = {
 	A(MC_CHAIN, "mc_chain", AT_NONE, .label = "chain"),
 	A(MC_CAPPED_PACKETS, "mc_capped_packets", AT_U64,
 	  .label = "capped_packets"),
+	/* the local socket's join came by the source map (mcast map) */
+	A(MC_MAPPED, "mc_mapped", AT_FLAG, .label = "mapped"),
 };
 
 /* Inside DSR_A_PARAMS, by DSR_A_P_* */

@@ -42,10 +42,11 @@ const char *const dsr_blacklist_names[DSR_BLACKLIST_PROBABLE + 1] = {
 };
 
 /* the kinds of rows of a GET_MCAST dump */
-const char *const dsr_mc_row_names[DSR_MC_ROW_LAYER + 1] = {
+const char *const dsr_mc_row_names[DSR_MC_ROW_MAP + 1] = {
 	[DSR_MC_ROW_GROUP] = "group",
 	[DSR_MC_ROW_CHILD] = "child",
 	[DSR_MC_ROW_LAYER] = "layer",
+	[DSR_MC_ROW_MAP] = "map",
 };
 
 /* also the words of "ahctl dsr mcast join ... tag MODE" */

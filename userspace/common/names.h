@@ -19,7 +19,7 @@ extern const char *const dsr_cmd_names[__DSR_CMD_MAX];
 extern const char *const dsr_event_names[__DSR_EVENT_MAX];
 extern const char *const dsr_buffer_names[DSR_BUFFER_MAINT + 1];
 extern const char *const dsr_blacklist_names[DSR_BLACKLIST_PROBABLE + 1];
-extern const char *const dsr_mc_row_names[DSR_MC_ROW_LAYER + 1];
+extern const char *const dsr_mc_row_names[DSR_MC_ROW_MAP + 1];
 extern const char *const dsr_mc_tag_mode_names[DSR_MC_TAG_RTP + 1];
 
 extern const char *const mf_mode_names[__MACFILTER_MODE_MAX];

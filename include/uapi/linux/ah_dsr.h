@@ -34,6 +34,9 @@
 #define DSR_MAX_ADDRS		32
 /* most children of a multicast group at one node: the kernel's DSR_MC_CHILDREN */
 #define DSR_MC_MAX_CHILDREN	64
+/* the source map's size: the kernel's DSR_MT_MAP_GROUPS, _SOURCES */
+#define DSR_MC_MAP_GROUPS	16
+#define DSR_MC_MAP_SOURCES	4
 
 enum dsr_cmd {
 	DSR_CMD_UNSPEC,
@@ -62,6 +65,14 @@ enum dsr_cmd {
 	 * below), replaced whole; without MC_CHAIN, the default chain.
 	 */
 	DSR_CMD_MCAST_CHAIN,	/* dev, MC_SOURCE, MC_GROUP, [MC_CHAIN] */
+	/*
+	 * The source map: an any-source join of MC_GROUP by a local socket
+	 * (IGMPv2, or IGMPv3 without sources) joins the trees of the
+	 * group's mapped sources (at most DSR_MC_MAP_SOURCES of each of
+	 * DSR_MC_MAP_GROUPS groups).  UNMAP without MC_SOURCE: all of them.
+	 */
+	DSR_CMD_MCAST_MAP,	/* dev, MC_GROUP, MC_SOURCE */
+	DSR_CMD_MCAST_UNMAP,	/* dev, MC_GROUP, [MC_SOURCE] */
 	__DSR_CMD_MAX,
 };
 
@@ -101,11 +112,15 @@ enum dsr_buffer_kind {
  *         MC_CAPPED_PACKETS, one
  *         for each layer that any packet had (the last, DSR_MC_STAT_LAYERS
  *         - 1, also counts every layer above it)
+ * and after the groups, the source map:
+ * MAP:    MC_GROUP MC_SOURCE, one a mapped source
+ * (A GROUP row has MC_MAPPED when its socket's join came by the map.)
  */
 enum dsr_mc_row {
 	DSR_MC_ROW_GROUP,
 	DSR_MC_ROW_CHILD,
 	DSR_MC_ROW_LAYER,
+	DSR_MC_ROW_MAP,
 };
 
 #define DSR_MC_STAT_LAYERS	40
@@ -233,6 +248,7 @@ enum dsr_attr {
 	DSR_A_MC_LOCAL_IGMP,	/* flag: a local socket joined (GROUP rows) */
 	DSR_A_MC_CHAIN,		/* binary: struct dsr_mc_elem_cfg[] (GROUP rows) */
 	DSR_A_MC_CAPPED_PACKETS,	/* u64: stopped by CAP (LAYER rows) */
+	DSR_A_MC_MAPPED,	/* flag: MC_LOCAL_IGMP's join came by the map */
 	__DSR_A_MAX,
 };
 
