@@ -416,13 +416,16 @@ bad:
 }
 
 /*
- * Whether a socket on dev is still a member of group.  A socket that
- * leaves while dsr0 is down sends no report (nor does the kernel report
- * it after up), so every refresh ends the sockets' joins of groups that
- * no socket holds any more.  (The group list is RCU; a group's sources
- * are under its lock, which transmit holds before ours: not read here.)
+ * Whether a socket on dev is still a member of group (any_source: an any-source
+ * member, the group's filter mode EXCLUDE: IGMPv2's join, or IGMPv3's
+ * join with no source list).  A socket that leaves while dsr0 is down
+ * sends no report (nor does the kernel report it after up), so every
+ * refresh ends the sockets' joins of groups that no socket holds any
+ * more.  (The group list is RCU; a group's sources are under its lock,
+ * which transmit holds before ours: not read here.)
  */
-static bool dsr_mc_member(struct net_device *dev, __be32 group)
+static bool dsr_mc_member(struct net_device *dev, __be32 group,
+			  bool any_source)
 {
 	const struct ip_mc_list *im;
 	struct in_device *in_dev;
@@ -433,31 +436,7 @@ static bool dsr_mc_member(struct net_device *dev, __be32 group)
 	for (im = in_dev ? rcu_dereference(in_dev->mc_list) : NULL; im;
 	     im = rcu_dereference(im->next_rcu)) {
 		if (im->multiaddr == group) {
-			found = true;
-			break;
-		}
-	}
-	rcu_read_unlock();
-	return found;
-}
-
-/*
- * Whether a socket on dev holds an any-source membership of group (the
- * group's filter mode is EXCLUDE: IGMPv2's join, or IGMPv3's join with
- * no source list).  Its sources are not read (above).
- */
-static bool dsr_mc_asm_member(struct net_device *dev, __be32 group)
-{
-	const struct ip_mc_list *im;
-	struct in_device *in_dev;
-	bool found = false;
-
-	rcu_read_lock();
-	in_dev = __in_dev_get_rcu(dev);
-	for (im = in_dev ? rcu_dereference(in_dev->mc_list) : NULL; im;
-	     im = rcu_dereference(im->next_rcu)) {
-		if (im->multiaddr == group) {
-			found = READ_ONCE(im->sfmode) == MCAST_EXCLUDE;
+			found = !any_source || READ_ONCE(im->sfmode) == MCAST_EXCLUDE;
 			break;
 		}
 	}
@@ -480,7 +459,7 @@ static void dsr_mc_map_sync(struct dsr_priv *priv, __be32 group,
 		const struct dsr_mt_map *m = &t->map[i];
 
 		if (!m->group || (group && m->group != group) ||
-		    !dsr_mc_asm_member(priv->dev, m->group))
+		    !dsr_mc_member(priv->dev, m->group, true))
 			continue;
 		for (k = 0; k < m->n; k++)
 			dsr_mc_igmp_one(priv, m->src[k], m->group, true, true,
@@ -493,7 +472,7 @@ static void dsr_mc_map_sync(struct dsr_priv *priv, __be32 group,
 		    (group && g->group != group))
 			continue;
 		if (!dsr_mt_map_has(t, g->group, g->source) ||
-		    !dsr_mc_asm_member(priv->dev, g->group))
+		    !dsr_mc_member(priv->dev, g->group, true))
 			dsr_mc_igmp_one(priv, g->source, g->group, false,
 					true, out);
 	}
@@ -574,7 +553,7 @@ void dsr_mcast_tick(struct dsr_priv *priv, u64 now, struct sk_buff_head *out)
 			}
 			continue;
 		}
-		if (g->igmp && !g->mapped && !dsr_mc_member(priv->dev, g->group) &&
+		if (g->igmp && !g->mapped && !dsr_mc_member(priv->dev, g->group, false) &&
 		    dsr_mt_igmp(&mc->t, g->source, g->group, false, now) ==
 		    DSR_MT_OK)
 			dsr_stat(priv, DSR_S_MCAST_IGMP_LEAVE);

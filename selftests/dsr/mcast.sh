@@ -90,6 +90,17 @@ got() {
 		'[.per_layer[] | select(.layer == $l) | .packets] | add // 0' "$1"
 }
 
+# got_all NODE OUT LAYERS: NODE's receiver (its JSON at OUT) got all FRAMES
+# datagrams of each of layers 0..LAYERS-1
+got_all() {
+	local l
+	diag "$1: $(jq -c '{received, duplicates, frames_decodable}' "$2")"
+	for ((l = 0; l < $3; l++)); do
+		check "$1 got all $FRAMES datagrams of layer $l" \
+			test "$(got "$2" "$l")" -eq "$FRAMES" || return 1
+	done
+}
+
 # Source -> relay -> three receivers at different levels (1, 2 and 4 of
 # the group's 4 layers; the sender also sends a fifth, which the group's
 # tag refuses at the source): each gets exactly its layers, once; the
@@ -590,8 +601,10 @@ test_chain() {
 	mjoin 5 "$g" 4 tag byte offset 0 group-layers 4 || return 1
 	check "2 relays to 5 for 4 layers" busywait 10000 child_is 2 "$g" 5 4 ||
 		return 1
-	# at most 40 s (more where slower: FPS); SIGTERM ends it sooner
-	FRAMES=600 send "$g" 4 > "$d/sent" &
+	# at most 40 s (more where slower: FPS); SIGTERM ends it sooner (to
+	# the sender itself: nsbg, not send's subshell)
+	nsbg 1 "$PYTHON" "$STREAM" layered-send "$g" 5000 600 "$FPS" 4 \
+		"$(bps "$RATE")" --dev dsr0 --ttl 16 > "$d/sent"
 	spid=$!
 	# each chain while at least 10 frames pass
 	if ! busywait 20000 eval \
@@ -700,7 +713,7 @@ group_igmp() {
 # ahctl) joins the tree through its IGMP report, for all layers; its end
 # leaves it.  An any-source join has no tree to join: counted, no tree.
 test_igmp() {
-	local g=239.1.1.5 d sent l pid any rc=0
+	local g=239.1.1.5 d sent pid any rc=0
 	shared || return 1
 	d=$(mktemp -d)
 	nsexec 4 "$PYTHON" "$STREAM" layered-recv "$g" 5000 \
@@ -719,11 +732,7 @@ test_igmp() {
 		return 1
 	sent=$(send "$g" 4) || return 1
 	wait "$pid"
-	diag "4: $(jq -c '{received, duplicates, frames_decodable}' "$d/4.json")"
-	for l in 0 1 2 3; do
-		check "4 got all $FRAMES datagrams of layer $l" \
-			test "$(got "$d/4.json" "$l")" -eq "$FRAMES" || return 1
-	done
+	got_all 4 "$d/4.json" 4 || return 1
 	# the socket closed: its leave ends the join; 3 stops relaying to 4
 	check "4's socket left: no socket's join on its group" \
 		busywait 5000 eval '! group_igmp 4 "$g"' &&
@@ -787,7 +796,7 @@ map_is() {
 # unmap ends that join at once and relay 2's child within 3 refresh
 # periods.
 test_map() {
-	local g=239.1.1.10 g2=239.1.1.11 s d pid l any rc=0
+	local g=239.1.1.10 g2=239.1.1.11 s d pid any rc=0
 	shared || return 1
 	s=$(node_ip 1)
 	d=$(mktemp -d)
@@ -802,11 +811,7 @@ test_map() {
 		busywait 10000 child_is 2 "$g" 6 128 &&
 	send "$g" 4 >/dev/null || { kill "$pid"; return 1; }
 	wait "$pid"
-	diag "6: $(jq -c '{received, duplicates, frames_decodable}' "$d/6.json")"
-	for l in 0 1 2 3; do
-		check "6 got all $FRAMES datagrams of layer $l" \
-			test "$(got "$d/6.json" "$l")" -eq "$FRAMES" || return 1
-	done
+	got_all 6 "$d/6.json" 4 || return 1
 	check "the socket's end ended the join (within a refresh period)" \
 		busywait $((3000 * ${AH_TIME_SCALE:-1})) eval '! group_mapped 6 "$g"' ||
 		return 1

@@ -673,6 +673,22 @@ static int mc_value(const struct ds_cmd *c, const struct dsr_mc_field *f,
 	return -1;
 }
 
+/* The value of keyword @f at argv[i + 1], once, into @r */
+static int mc_kw_value(const struct ds_cmd *c, const struct dsr_mc_field *f,
+		       int i, int argc, char **argv, struct dsr_mc_req *r)
+{
+	uint32_t v;
+
+	if (dsr_mc_has(r, f->id))
+		return usage_err(c, "'%s' given twice", f->kw);
+	if (i + 1 >= argc)
+		return usage_err(c, "'%s' needs a value", f->kw);
+	if (mc_value(c, f, argv[i + 1], &v))
+		return -1;
+	dsr_mc_set(r, f->id, v);
+	return 0;
+}
+
 /*
  * The keywords after DEV, then what is missing or does not go together;
  * with @nkw (mcast chain, whose elements follow source and group; "tag"
@@ -684,7 +700,6 @@ static int parse_mc_kw(const struct ds_cmd *c, int argc, char **argv,
 {
 	const struct dsr_mc_field *f;
 	struct dsr_mc_req *r = &a->mc;
-	uint32_t v;
 	int i, k;
 
 	for (i = 0; i < argc; i += 2) {
@@ -697,13 +712,8 @@ static int parse_mc_kw(const struct ds_cmd *c, int argc, char **argv,
 		if (f->join && !join)
 			return usage_err(c, "'%s' is not an argument of this command",
 					 f->kw);
-		if (dsr_mc_has(r, f->id))
-			return usage_err(c, "'%s' given twice", f->kw);
-		if (i + 1 >= argc)
-			return usage_err(c, "'%s' needs a value", f->kw);
-		if (mc_value(c, f, argv[i + 1], &v))
+		if (mc_kw_value(c, f, i, argc, argv, r))
 			return -1;
-		dsr_mc_set(r, f->id, v);
 	}
 	/* mcast chain: source or group after an element */
 	for (k = i; nkw && k < argc; k++) {
@@ -790,7 +800,6 @@ static int parse_mc_map(const struct ds_cmd *c, int argc, char **argv,
 {
 	const struct dsr_mc_field *f;
 	struct dsr_mc_req *r = &a->mc;
-	uint32_t v;
 	int i;
 
 	if (take_dev(c, &argc, &argv, a))
@@ -800,13 +809,8 @@ static int parse_mc_map(const struct ds_cmd *c, int argc, char **argv,
 		if (!f || f->join)
 			return usage_err(c, "unexpected argument '%s'",
 					 argv[i]);
-		if (dsr_mc_has(r, f->id))
-			return usage_err(c, "'%s' given twice", f->kw);
-		if (i + 1 >= argc)
-			return usage_err(c, "'%s' needs a value", f->kw);
-		if (mc_value(c, f, argv[i + 1], &v))
+		if (mc_kw_value(c, f, i, argc, argv, r))
 			return -1;
-		dsr_mc_set(r, f->id, v);
 	}
 	if (!dsr_mc_has(r, DSR_A_MC_GROUP))
 		return usage_err(c, "missing 'group GROUP'");
