@@ -409,7 +409,7 @@ mc_count() { mshow "$1" | mc_rows "$2" "$3"; }
 # groups have ended (nobody refreshes them) a real receiver joins anew
 test_flood() {
 	local g=239.1.1.3 g2=239.1.1.12 before made kids total limited full
-	local t0 dt k rows
+	local t0 dt k rows one
 	local -A b a
 	shared || return 1
 	mjoin 5 "$g" 2 || return 1
@@ -455,8 +455,20 @@ test_flood() {
 		test $((made + limited + full)) -eq 150 &&
 	check "  the node holds at most $MC_GROUPS groups, and was full" \
 		test "$total" -le $MC_GROUPS -a "$full" -gt 0 &&
-	check "  more passed the limit than one bucket lets through" \
-		test $((made + full)) -gt $((20 + (20 * dt + 999) / 1000)) &&
+	one=$((20 + (20 * dt + 999) / 1000))
+	# Where the node takes the joins no faster than one bucket refills
+	# (20 a second: the debug lane's one vCPU took 6.4 s for the 150,
+	# processing each at 2 and its join upstream at 1), one bucket would
+	# have passed them all: buckets of their own cannot be told from one
+	# by the clock.  The debug lane says so and leaves this check to the
+	# other lane, where the burst takes 1-2 s; there it fails as before.
+	if ((one >= 140)) && [[ ${AH_DEBUG_LANE:-0} == 1 ]]; then
+		diag "  (one bucket would have passed $one of 150 in $dt ms: too" \
+			"slow to tell buckets apart; the other lane checks it)"
+	else
+		check "  more passed the limit than one bucket lets through ($one)" \
+			test $((made + full)) -gt "$one" || return 1
+	fi
 	# (within a refresh: where the burst held the CPU for seconds, as in
 	# the debug lane, 5's refresh may have come late and its entry lapsed
 	# until the next; a tree the flood took would not come back)
