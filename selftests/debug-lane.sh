@@ -73,7 +73,7 @@ unload_users() {
 }
 
 debug_lane_end() {
-	local dir=$1 n=0 m rc loaded objs leaks line
+	local dir=$1 n=0 m rc loaded objs leaks line logs
 	mkdir -p "$dir"
 	exec 3> "$dir/debug.ktap"
 	dmesg -C
@@ -118,7 +118,10 @@ debug_lane_end() {
 		fi
 	fi
 
-	objs=$(lifetimes "$OUT"/*/dmesg.log)	# the suites' and $dir's
+	# the suites' (dmesg-NAME.log: a script's own, from run_guest.sh's
+	# queue) and $dir's
+	mapfile -t logs < <(compgen -G "$OUT/*/dmesg*.log")
+	objs=$(lifetimes "${logs[@]}")
 	for m in $loaded; do
 		n=$((n + 1))
 		line=$(echo "$objs" | awk -v m="$m" '$1 == m')

@@ -55,7 +55,7 @@ receiver asked for, read from a 7-bit tag in each packet):
         [{"layer", "packets", "bytes"}, ...], "frames": frames sent}.
     stream.py layered-recv GROUP PORT SECS IDLE [--dev IFNAME]
               [--source S [--ssm]] [--adapt CMD] [--layers N]
-              [--max-layers M] [--join CMD]
+              [--max-layers M] [--join CMD] [--last-frame N]
         join GROUP (IP_ADD_MEMBERSHIP on IFNAME, or the default
         interface; any-source: --source S drops other senders' datagrams
         here; with --ssm the join is source-specific instead,
@@ -96,7 +96,10 @@ receiver asked for, read from a 7-bit tag in each packet):
         --join also "join_to_first_ms": ms from just before CMD ran to the
         arrival (the kernel's receive time stamp) of the first datagram
         counted, not "ignored"; 0 if it was waiting already, null if none
-        came (without --join the key is absent).
+        came (without --join the key is absent).  With --last-frame N the
+        idle wait after frame N (the sender's last: frames - 1) is at
+        most 3 s, whatever IDLE (a long IDLE waits out a route's change
+        mid-stream, not the stream's end).
 
 Plain flooding, the baseline of bench/mcast.sh:
 
@@ -282,6 +285,7 @@ LOSS_DROP = 0.05            # a period's loss above this drops a layer
 CLEAN_RAISE = 3             # clean periods in a row that add one
 PERIOD = 1.0                # s, the seed's sample_rate window
 EVAL_LAG = 3                # a frame is judged once this many later came
+END_IDLE = 3.0              # s, --last-frame: the idle wait after it
 
 
 def layer_rates(spec, layers):
@@ -662,7 +666,8 @@ def recv_socket(group, port, dev=None, source=None, ssm=False, stamps=False):
 
 
 def layered_recv(group, port, secs, idle, dev=None, source=None, adapt=None,
-                 layers=1, max_layers=None, ssm=False, join=None):
+                 layers=1, max_layers=None, ssm=False, join=None,
+                 last_frame=None):
     # --join: the first datagram's arrival is the kernel's stamp, not when
     # it was read (CMD may still be running when it comes)
     stamps = join is not None
@@ -716,6 +721,10 @@ def layered_recv(group, port, secs, idle, dev=None, source=None, adapt=None,
             ignored += 1
             continue
         book.add(h[0], h[1], h[2], h[3], len(data))
+        # --last-frame: the stream's last frame came; the rest of its
+        # layers follow within the short idle the other receivers use
+        if last_frame is not None and h[0] >= last_frame:
+            idle = min(idle, END_IDLE) if idle else END_IDLE
         if stamps:      # the first counted: no more stamps needed
             first = arrival(anc, off_ns, last)
             stamps = False
@@ -921,9 +930,11 @@ def main():
         p.add_argument("--max-layers", type=int)
         p.add_argument("--ssm", action="store_true")
         p.add_argument("--join")
+        p.add_argument("--last-frame", type=int)
         o = p.parse_args(a)
         layered_recv(o.group, o.port, o.secs, o.idle, o.dev, o.source,
-                     o.adapt, o.layers, o.max_layers, o.ssm, o.join)
+                     o.adapt, o.layers, o.max_layers, o.ssm, o.join,
+                     o.last_frame)
     elif cmd == "flood-relay":
         p = argparse.ArgumentParser(prog="stream.py flood-relay")
         p.add_argument("ifname")

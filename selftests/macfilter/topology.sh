@@ -110,7 +110,12 @@ test_loss() {
 	no_ipv4
 	mf 1 attach dev eth0 && mf 1 add dev eth0 "$(node_mac 2)" loss 30 ||
 		return 1
-	send_frames 2 2000 || return 1
+	# at full speed, except where the kernel runs slower (the debug lane):
+	# there an unpaced burst outran the receiver's softirq and the backlog
+	# (netdev_max_backlog) dropped frames before macfilter saw them
+	local pps=0
+	((${AH_TIME_SCALE:-1} > 1)) && pps=$((2000 / AH_TIME_SCALE))
+	send_frames 2 2000 --pps "$pps" || return 1
 	busywait 10000 mf_seen_ge 1 2000
 	local d
 	d=$(mf_entry_dropped 1 "$(node_mac 2)")
