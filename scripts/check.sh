@@ -21,9 +21,11 @@
 # (scripts/debug-kernel.sh: KASAN, KMEMLEAK, lockdep, UBSAN), modules
 # built with AH_DEBUG=y, plus the end-of-run checks of
 # selftests/debug-lane.sh in each guest; results in build/results-debug.
-# Two guests of one vCPU run side by side (the dsr suite; the others; or,
-# DEBUG_QUEUE=1, taking the scripts from one queue, longest first);
-# T=SUITE or DEBUG_SPLIT=0: one guest of two vCPUs.
+# Two guests of one vCPU run side by side, taking the scripts from one
+# queue, longest first: those of DEBUG_LEAK with kmemleak on, then the
+# rest with it off (DEBUG_QUEUE=0: the dsr suite in one, the others in
+# the other, kmemleak on throughout); T=SUITE or DEBUG_SPLIT=0: one guest
+# of two vCPUs, kmemleak on throughout.
 #
 # check.sh --soak [--debug] (make soak): instead of the suites, the load and
 # churn scripts in a loop (selftests/soak.sh: SOAK_N rounds, default 30, or
@@ -106,6 +108,10 @@ if [[ $DEBUG == 1 ]]; then
 	# the debug guest runs about 2.5 times as long as a Debian kernel's;
 	# CI: make check (~20 min), this kernel's build (~10), at most 55 here
 	VM_TIMEOUT=${VM_TIMEOUT:-3300}
+	# the debug lane's kmemleak phase (make_queue, run_guest.sh): the
+	# scripts that make and end our modules' objects under churn, bad
+	# input and netlink misuse, one or more of each module
+	DEBUG_LEAK=${DEBUG_LEAK:-"dsr/lifecycle dsr/churn dsr/netlink dsr/badinput macfilter/lifecycle macfilter/netlink transit/lifecycle slice/grant"}
 	# timeouts of busywait and of whole test scripts stretch by this
 	GUEST_ENV="$GUEST_ENV AH_DEBUG_LANE=1 AH_TIME_SCALE=${AH_TIME_SCALE:-4} AH_RESULTS=$RES"
 else
@@ -181,13 +187,13 @@ run_kernel() {
 	echo "$tag# kernel $name took $(( $(date +%s) - t0 )) s"
 }
 
-# make_queue DIR: a file per test script in DIR (run_guest.sh's @queue),
-# named N-SUITE:NAME with N ordering them by the longer of the two times
-# docs/testing.md's table gives (make check's, a proxy for the debug
-# lane's), the longest first; a script the table does not have yet first
-# of all
+# make_queue DIR [LEAK_DIR]: a file per test script in DIR (run_guest.sh's
+# @queue), named N-SUITE:NAME with N ordering them by the longer of the
+# two times docs/testing.md's table gives (make check's, a proxy for the
+# debug lane's), the longest first; a script the table does not have yet
+# first of all.  The scripts of DEBUG_LEAK go to LEAK_DIR instead.
 make_queue() {
-	local dir=$1 t n=0
+	local dir=$1 leak=${2:-} t n=0 to
 	for t in $(cd "$ROOT/selftests" && ls -d */*.sh | sed 's/\.sh$//'); do
 		[[ $t == lib/* || ! -x $ROOT/selftests/$t.sh ]] && continue
 		awk -F'|' -v t="$t" '
@@ -196,7 +202,9 @@ make_queue() {
 			END { print (found ? m : 1000000), t }' "$ROOT/docs/testing.md"
 	done | sort -k1,1nr -k2 | while read -r _ t; do
 		printf -v n '%03d' "$n"
-		: > "$dir/$n-${t/\//:}"
+		to=$dir
+		[[ -n $leak && " $DEBUG_LEAK " == *" $t "* ]] && to=$leak
+		: > "$to/$n-${t/\//:}"
 		n=$((10#$n + 1))
 	done
 }
@@ -213,28 +221,29 @@ make_queue() {
 if [[ $T != unit && $T != twohost ]]; then
 	if ((DEBUG)) && [[ -z $T && ${DEBUG_SPLIT:-1} == 1 ]] && ((${#KERNELS[@]})); then
 		# The debug lane in two guests side by side, one vCPU each, as
-		# make check's: the dsr suite in one, the other suites and two
-		# of dsr's scripts (for balance) in the other (about 37 and 33
-		# minutes here, where one guest of two vCPUs took 51 for all:
-		# it keeps about one core busy).  Races between CPUs are the
-		# soak's to hunt (two vCPUs, CI's short soak, make soak
-		# SOAK_DEBUG=1).  A guest given fewer cycles than the other
-		# (nice) misses its own timers: a 1-vCPU debug guest at nice 10
-		# beside a 2-vCPU one dropped frames of a 2,000-frame burst at
-		# the backlog (docs/testing.md).
+		# make check's.  Races between CPUs are the soak's to hunt (two
+		# vCPUs, CI's short soak, make soak SOAK_DEBUG=1).  A guest given
+		# fewer cycles than the other (nice) misses its own timers: a
+		# 1-vCPU debug guest at nice 10 beside a 2-vCPU one dropped
+		# frames of a 2,000-frame burst at the backlog (docs/testing.md).
 		#
-		# DEBUG_QUEUE=1: the two guests take the scripts from one queue
-		# instead (run_guest.sh's @queue), the longest first, so that
-		# both end together.  Not the default yet: its first run
-		# (2026-11-28) put mcast.sh beside rfc.sh and chain.sh, whose
-		# fixed rates (not scaled by AH_TIME_SCALE) then lost to the
-		# slower guest (docs/testing.md, "The debug lane").
+		# The two guests take the scripts from one queue (run_guest.sh's
+		# @queue), the longest first, so that both end together: first
+		# the scripts of DEBUG_LEAK, with kmemleak on, then (each guest
+		# checks kmemleak and turns it off) all the others.  kmemleak
+		# doubles the cost of what the tests do most (a process, a
+		# namespace, a device: dsr/maint took 240 s with it and 129 s
+		# without), which no longer fitted CI's time; DEBUG_LEAK holds
+		# the scripts that make and end our modules' objects under
+		# churn and bad input.  DEBUG_QUEUE=0: the old fixed split (the
+		# dsr suite in one guest, the rest in the other), kmemleak on
+		# throughout.
 		ACCEL=$("$ROOT/scripts/vm.sh" --accel) && export ACCEL
 		export VM_CPUS=${VM_CPUS:-1}
-		if [[ ${DEBUG_QUEUE:-0} == 1 ]]; then
+		if [[ ${DEBUG_QUEUE:-1} == 1 ]]; then
 			queue=$RES/queue
-			mkdir -p "$queue/todo" "$queue/taken"
-			make_queue "$queue/todo"
+			mkdir -p "$queue/todo" "$queue/leak" "$queue/taken"
+			make_queue "$queue/todo" "$queue/leak"
 			GUEST_ENV="$GUEST_ENV AH_QUEUE=$queue"
 			run_kernel "${KERNELS[0]}" "[a] " @queue a &
 			p1=$!
@@ -242,7 +251,7 @@ if [[ $T != unit && $T != twohost ]]; then
 			p2=$!
 			wait "$p1" "$p2"
 			# a script neither guest took (neither finished): failed
-			for f in "$queue"/todo/*; do
+			for f in "$queue"/leak/* "$queue"/todo/*; do
 				[[ -e $f ]] || continue
 				f=${f##*/}
 				f=${f#*-}

@@ -6,7 +6,8 @@
 #   objects allocated by the suites can be reported.
 # debug_lane_end DIR: after the last suite, writes DIR/debug.ktap with
 #   - every module of ours that the suites loaded unloads (rmmod);
-#   - kmemleak reports no unreferenced object after a final scan;
+#   - kmemleak reports no unreferenced object after a final scan (unless
+#     leak_phase_end, below, did that and turned kmemleak off);
 #   - per module, the object lifetime lines (kmod/common/ah_debug.h) balance:
 #     as many "created" as "destroyed" for each kind, and some at all.
 # The per-suite "kernel log clean" results already fail on KASAN, UBSAN,
@@ -72,11 +73,91 @@ unload_users() {
 	return 0
 }
 
+# klog_result N LOG WHAT: result N (to fd 3), LOG (the kernel's lines since
+# the last script's) has no BUG, WARNING, KASAN... report (klog.sh)
+klog_result() {
+	local bad
+	bad=$(grep -E "$AH_KLOG_BAD" "$2")
+	if [[ -z $bad ]]; then
+		echo "ok $1 kernel log clean through $3" >&3
+	else
+		echo "$bad" | sed 's/^/# dmesg: /' >&3
+		echo "not ok $1 kernel log clean through $3" >&3
+	fi
+}
+
+# kmemleak_check N DIR WHAT: result N (to fd 3), no unreferenced object
+# after WHAT; the report is kept in DIR/kmemleak.log
+kmemleak_check() {
+	local n=$1 dir=$2 what=$3 leaks
+	if [[ ! -w $KMEMLEAK ]]; then
+		echo "not ok $n kmemleak is not available in this kernel" >&3
+		return
+	fi
+	# The scan is what is measured; the wait only lets the objects the
+	# suites freed last pass kmemleak's minimum age.
+	sleep $((KMEMLEAK_MIN_AGE + 1))
+	echo scan > "$KMEMLEAK"
+	echo scan > "$KMEMLEAK"
+	cat "$KMEMLEAK" > "$dir/kmemleak.log"
+	leaks=$(grep -c '^unreferenced object' "$dir/kmemleak.log")
+	if [[ $leaks == 0 ]]; then
+		echo "ok $n kmemleak: no unreferenced object after $what" >&3
+	else
+		sed -n 1,40p "$dir/kmemleak.log" | sed 's/^/# /' >&3
+		echo "not ok $n kmemleak: $leaks unreferenced objects after $what (${dir#"$AH_ROOT"/}/kmemleak.log)" >&3
+	fi
+}
+
+# leak_phase_end DIR N: after the N scripts (none: no check) this guest
+# took from the leak queue (run_guest.sh, check.sh's debug lane),
+# DIR/leak.ktap: every module of ours unloads and kmemleak finds no
+# unreferenced object.  Then kmemleak goes off for the rest of the
+# boot: it doubles what a process start, a namespace or a device costs
+# this kernel (dsr/maint: 240 s with it, 129 s without), and the rest of
+# the lane is for KASAN, lockdep, UBSAN, debugobjects and the refcount
+# trackers, which stay on.  The modules' object lifetimes are counted
+# over the whole run (debug_lane_end).
+KMEMLEAK_OFF=0
+leak_phase_end() {
+	local dir=$1 ran=$2 n=0 m rc loaded
+	mkdir -p "$dir"
+	if ((ran > 0)); then
+		exec 3> "$dir/leak.ktap"
+		echo "# leak phase: $ran scripts with kmemleak on, then off"
+		loaded=$(tac "$AH_LOADED" 2>/dev/null | awk '!seen[$0]++')
+		unload_users $loaded
+		for m in $loaded; do
+			grep -q "^$m " /proc/modules || continue
+			rmmod "$m" 2>&1 | sed 's/^/# /' >&3
+			rc=${PIPESTATUS[0]}
+			((rc == 0)) && continue
+			n=$((n + 1))
+			echo "not ok $n $m unloads after the leak phase" >&3
+		done
+		grep -q '^mac80211_hwsim ' /proc/modules && rmmod mac80211_hwsim
+		# the modules' "destroyed" lines, for the lifetimes at the end
+		dmesg -c > "$dir/dmesg.log"
+		n=$((n + 1))
+		klog_result "$n" "$dir/dmesg.log" "the leak phase's unloads"
+		n=$((n + 1))
+		kmemleak_check "$n" "$dir" "the leak phase's scripts and rmmod"
+		exec 3>&-
+		sed -i "1i 1..$n" "$dir/leak.ktap"
+		cat "$dir/leak.ktap"
+	fi
+	[[ -w $KMEMLEAK ]] && echo off > "$KMEMLEAK"
+	KMEMLEAK_OFF=1
+	# its "disabled" notice (and, had it found leaks, a note that it
+	# keeps its data) is in no script's kernel log
+	sleep 1
+	dmesg -C
+}
+
 debug_lane_end() {
 	local dir=$1 n=0 m rc loaded objs leaks line logs
 	mkdir -p "$dir"
 	exec 3> "$dir/debug.ktap"
-	dmesg -C
 	# the last loaded first: piosim before orinoco_transit, whose
 	# symbols it uses; a module still used by one loaded again later
 	# (macfilter by dsr) is tried again once its users are gone
@@ -97,29 +178,17 @@ debug_lane_end() {
 		fi
 	done
 	grep -q '^mac80211_hwsim ' /proc/modules && rmmod mac80211_hwsim
-	dmesg > "$dir/dmesg.log"
-
+	dmesg -c > "$dir/dmesg.log"
 	n=$((n + 1))
-	if [[ ! -w $KMEMLEAK ]]; then
-		echo "not ok $n kmemleak is not available in this kernel" >&3
+	klog_result "$n" "$dir/dmesg.log" "the unloads at the end"
+
+	if ((KMEMLEAK_OFF)); then
+		echo "# kmemleak was off after the leak phase (leak/leak.ktap)" >&3
 	else
-		# The scan is what is measured; the wait only lets the objects
-		# the suites freed last pass kmemleak's minimum age.
-		sleep $((KMEMLEAK_MIN_AGE + 1))
-		echo scan > "$KMEMLEAK"
-		echo scan > "$KMEMLEAK"
-		cat "$KMEMLEAK" > "$dir/kmemleak.log"
-		leaks=$(grep -c '^unreferenced object' "$dir/kmemleak.log")
-		if [[ $leaks == 0 ]]; then
-			echo "ok $n kmemleak: no unreferenced object after rmmod" >&3
-		else
-			sed -n 1,40p "$dir/kmemleak.log" | sed 's/^/# /' >&3
-			echo "not ok $n kmemleak: $leaks unreferenced objects (build/results-debug/.../kmemleak.log)" >&3
-		fi
+		n=$((n + 1))
+		kmemleak_check "$n" "$dir" rmmod
 	fi
 
-	# the suites' (dmesg-NAME.log: a script's own, from run_guest.sh's
-	# queue) and $dir's
 	mapfile -t logs < <(compgen -G "$OUT/*/dmesg*.log")
 	objs=$(lifetimes "${logs[@]}")
 	for m in $loaded; do

@@ -22,7 +22,10 @@
 # orders them, longest first); a guest takes one by renaming it into
 # AH_QUEUE/taken (a rename on the host's file system: only one guest can
 # take a file), runs it, and takes the next until none is left.  Each
-# script then gets its own kernel-log result (dmesg-NAME.ktap).
+# script then gets its own kernel-log result (dmesg-NAME.ktap).  The
+# scripts of AH_QUEUE/leak, if any, are taken first, the same way, with
+# kmemleak on; after them the guest checks kmemleak and turns it off for
+# the rest (selftests/debug-lane.sh, leak_phase_end).
 #
 # With AH_DEBUG_LANE=1 (make check-debug, a KASAN/KMEMLEAK/lockdep/UBSAN
 # kernel) the run also ends with the checks of selftests/debug-lane.sh:
@@ -50,6 +53,8 @@ if [[ ${AH_DEBUG_LANE:-0} == 1 ]]; then
 	. "$ROOT/selftests/debug-lane.sh"
 	debug_lane_begin
 fi
+# the boot's lines are in no suite's log
+dmesg -C
 
 # run_suite SUITE [NAME...]: its scripts (only those NAMEs if given); with
 # KLOG_TAG set, its kernel-log result is dmesg-KLOG_TAG.ktap
@@ -59,7 +64,6 @@ run_suite() {
 	shift
 	local only=" $* "
 	echo "# suite $suite on $KVER"
-	dmesg -C
 	for t in "$dir"/*.sh; do
 		[[ -x $t ]] || continue
 		name=$(basename "$t" .sh)
@@ -91,7 +95,12 @@ run_suite() {
 		fi
 	done
 	mkdir -p "$OUT/$suite"
-	dmesg > "$klog.log"
+	# read and cleared at once: what the kernel prints after this (a
+	# namespace's deferred cleanup, its modules' "destroyed" lines) is
+	# in the next log, never lost between two (the queue's first run
+	# lost a macfilter net's "destroyed" line so: a script ended, then
+	# the next began with a clear)
+	dmesg -c > "$klog.log"
 	bad=$(grep -E "$BAD" "$klog.log")
 	if [[ -n $bad ]]; then
 		echo "$bad" | sed 's/^/# dmesg: /'
@@ -101,23 +110,34 @@ run_suite() {
 	fi
 }
 
-# run_queue DIR: the scripts of DIR/todo, taken one at a time (above)
+# run_queue DIR: the scripts of DIR (AH_QUEUE/todo or AH_QUEUE/leak),
+# taken one at a time (above) into AH_QUEUE/taken; QUEUE_RAN counts them
+QUEUE_RAN=0
 run_queue() {
 	local q=$1 f item
 	while true; do
 		item=
-		for f in $(ls "$q/todo" 2>/dev/null | sort); do
-			if mv "$q/todo/$f" "$q/taken/$f" 2>/dev/null; then
+		for f in $(ls "$q" 2>/dev/null | sort); do
+			if mv "$q/$f" "$AH_QUEUE/taken/$f" 2>/dev/null; then
 				item=${f#*-}
 				break
 			fi
 		done
 		[[ -n $item ]] || break
+		QUEUE_RAN=$((QUEUE_RAN + 1))
 		KLOG_TAG=${item#*:} run_suite "${item%%:*}" "${item#*:}"
 	done
 }
 
-[[ $ONLY == @queue ]] && run_queue "$AH_QUEUE"
+if [[ $ONLY == @queue ]]; then
+	# AH_QUEUE/leak first, with kmemleak on; then its check, kmemleak
+	# off (debug-lane.sh, leak_phase_end) and the rest at full speed
+	if [[ -d $AH_QUEUE/leak ]]; then
+		run_queue "$AH_QUEUE/leak"
+		leak_phase_end "$OUT/leak" "$QUEUE_RAN"
+	fi
+	run_queue "$AH_QUEUE/todo"
+fi
 for d in "$ROOT"/selftests/*/; do
 	[[ $ONLY == @queue ]] && break
 	[[ $(basename "$d") == lib ]] && continue
