@@ -120,22 +120,13 @@ kmemleak_check() {
 # over the whole run (debug_lane_end).
 KMEMLEAK_OFF=0
 leak_phase_end() {
-	local dir=$1 ran=$2 n=0 m rc loaded
+	local dir=$1 ran=$2 n=0
 	mkdir -p "$dir"
 	if ((ran > 0)); then
 		exec 3> "$dir/leak.ktap"
 		echo "# leak phase: $ran scripts with kmemleak on, then off"
-		loaded=$(tac "$AH_LOADED" 2>/dev/null | awk '!seen[$0]++')
-		unload_users $loaded
-		for m in $loaded; do
-			grep -q "^$m " /proc/modules || continue
-			rmmod "$m" 2>&1 | sed 's/^/# /' >&3
-			rc=${PIPESTATUS[0]}
-			((rc == 0)) && continue
-			n=$((n + 1))
-			echo "not ok $n $m unloads after the leak phase" >&3
-		done
-		grep -q '^mac80211_hwsim ' /proc/modules && rmmod mac80211_hwsim
+		unload_ours 0 "after the leak phase"
+		n=$UNLOAD_N
 		# the modules' "destroyed" lines, for the lifetimes at the end
 		dmesg -c > "$dir/dmesg.log"
 		n=$((n + 1))
@@ -154,16 +145,16 @@ leak_phase_end() {
 	dmesg -C
 }
 
-debug_lane_end() {
-	local dir=$1 n=0 m rc loaded objs leaks line logs
-	mkdir -p "$dir"
-	exec 3> "$dir/debug.ktap"
-	# the last loaded first: piosim before orinoco_transit, whose
-	# symbols it uses; a module still used by one loaded again later
-	# (macfilter by dsr) is tried again once its users are gone
+# unload_ours N WHEN: every module of ours the suites loaded is unloaded,
+# results N+1... (to fd 3) "MOD unloads WHEN"; UNLOAD_N is the last.  The
+# last loaded first: piosim before orinoco_transit, whose symbols it uses;
+# a module still used by one loaded again later (macfilter by dsr) is
+# tried again once its users are gone.
+UNLOAD_N=0
+unload_ours() {
+	local n=$1 m rc loaded
 	loaded=$(tac "$AH_LOADED" 2>/dev/null | awk '!seen[$0]++')
 	unload_users $loaded
-
 	for m in $loaded; do
 		n=$((n + 1))
 		rc=0
@@ -172,12 +163,22 @@ debug_lane_end() {
 			rc=${PIPESTATUS[0]}
 		fi
 		if [[ $rc == 0 ]]; then
-			echo "ok $n $m unloads at the end" >&3
+			echo "ok $n $m unloads $2" >&3
 		else
-			echo "not ok $n $m unloads at the end" >&3
+			echo "not ok $n $m unloads $2" >&3
 		fi
 	done
 	grep -q '^mac80211_hwsim ' /proc/modules && rmmod mac80211_hwsim
+	UNLOAD_N=$n
+}
+
+debug_lane_end() {
+	local dir=$1 n=0 m rc loaded objs leaks line logs
+	mkdir -p "$dir"
+	exec 3> "$dir/debug.ktap"
+	loaded=$(tac "$AH_LOADED" 2>/dev/null | awk '!seen[$0]++')
+	unload_ours 0 "at the end"
+	n=$UNLOAD_N
 	dmesg -c > "$dir/dmesg.log"
 	n=$((n + 1))
 	klog_result "$n" "$dir/dmesg.log" "the unloads at the end"
