@@ -157,6 +157,7 @@ enum dsr_stat {
 	DSR_S_SLAVE_QDISC_FAILED,
 	DSR_S_REXMT_HELD,
 	DSR_S_BREAK_HELD,
+	DSR_S_LEFT_HOST_WAITED,
 	DSR_S_CONGESTION_DROPS,
 	DSR_S_MAINT_QUEUE_DROPS,
 	DSR_S_ACK_CLEARED_EARLIER,
@@ -264,6 +265,8 @@ struct dsr_maint {
 					 * ack
 					 */
 	bool held;			/* timer expired while still queued */
+	bool in_host;			/* ... and was queued at its last expiry */
+	bool judged;			/* its last expiry waited one timer run */
 	u16 ack_id;
 	u64 seq;			/* order of first sending, from 1 */
 	u64 first, sent, deadline;	/* ms */

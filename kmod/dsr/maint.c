@@ -26,10 +26,19 @@ static void dsr_retransmit(struct dsr_priv *priv, struct dsr_maint *m,
 	struct sk_buff *skb;
 
 	m->tries++;
-	m->explicit = m->segs == 0 || m->segs == DSR_NO_SRT ||
-		      m->tries > DSR_P(priv, TRY_PASSIVE_ACKS);
-	if (m->explicit)
-		m->ack_id = ++priv->ack_id;
+	/*
+	 * The first explicit request gets an id, and the retransmissions
+	 * after it keep it (section 8.3.3 asks an id unique over the packets
+	 * sent to that next hop; a retransmission is the same packet): an
+	 * Acknowledgment of an earlier copy that arrives after the next copy
+	 * left still shows that the packet crossed.
+	 */
+	if (!m->explicit) {
+		m->explicit = m->segs == 0 || m->segs == DSR_NO_SRT ||
+			      m->tries > DSR_P(priv, TRY_PASSIVE_ACKS);
+		if (m->explicit)
+			m->ack_id = ++priv->ack_id;
+	}
 	m->sent = now;
 	m->sent_us = 0;		/* never a sample (Karn) */
 	m->deadline = now + dsr_neigh_rto(priv, n, m);
@@ -80,11 +89,25 @@ static bool dsr_maint_hold(struct dsr_priv *priv, struct dsr_maint *m,
 
 	if (!last && !DSR_P(priv, HOLD_QUEUED))
 		return false;
-	if (now - m->first >= (u64)DSR_HOLD_MAX_RTOS * DSR_P(priv, RTO_MAX_MS) ||
-	    !dsr_maint_queued(m))
+	if (now - m->first >= (u64)DSR_HOLD_MAX_RTOS * DSR_P(priv, RTO_MAX_MS))
 		return false;
-	dsr_stat(priv, last ? DSR_S_BREAK_HELD : DSR_S_REXMT_HELD);
-	m->held = true;
+	if (!dsr_maint_queued(m)) {
+		if (!m->in_host)
+			return false;
+		/*
+		 * It left the host after the previous expiry found it
+		 * queued: perhaps a moment ago.  Its acknowledgment gets a
+		 * whole timeout from here, as a copy sent from an empty
+		 * queue gets one from its sending; without it a copy that
+		 * left just before the timer fired was judged at once.
+		 */
+		m->in_host = false;
+		dsr_stat(priv, DSR_S_LEFT_HOST_WAITED);
+	} else {
+		m->in_host = true;
+		m->held = true;
+		dsr_stat(priv, last ? DSR_S_BREAK_HELD : DSR_S_REXMT_HELD);
+	}
 	m->deadline = now + dsr_neigh_rto(priv,
 					  dsr_neigh_find(priv, m->nexthop), m);
 	return true;
@@ -369,6 +392,18 @@ void dsr_maint_tick(struct dsr_priv *priv, u64 now, struct sk_buff_head *out)
 				m->held = true;
 				m->deadline = now + dsr_neigh_rto(priv,
 					dsr_neigh_find(priv, m->nexthop), m);
+				continue;
+			}
+			/*
+			 * An acknowledgment may already wait in this CPU's
+			 * receive backlog: the timer softirq runs before the
+			 * receive one when both are due (a vCPU the host held
+			 * back finds both due).  The verdict waits for the
+			 * next run, after that backlog was read.
+			 */
+			if (!m->judged) {
+				m->judged = true;
+				m->deadline = now + 1;
 				continue;
 			}
 			broken = m->nexthop;

@@ -132,6 +132,7 @@ const char *const dsr_stat_names[DSR_S_MAX] = {
 	[DSR_S_SLAVE_QDISC_FAILED] = "slave_qdisc_failed",
 	[DSR_S_REXMT_HELD] = "rexmt_held_queued",
 	[DSR_S_BREAK_HELD] = "link_break_held_queued",
+	[DSR_S_LEFT_HOST_WAITED] = "maint_left_host_waited",
 	[DSR_S_CONGESTION_DROPS] = "congestion_drops",
 	[DSR_S_MAINT_QUEUE_DROPS] = "maint_queue_drops",
 	[DSR_S_ACK_CLEARED_EARLIER] = "ack_cleared_earlier",

@@ -483,8 +483,90 @@ test_queue_refused() {
 	return $rc
 }
 
+# The timeout of these two cases: 2 s (the phase of the cases' waits must
+# hold within a quarter of it)
+LATE_T=2000
+
+# late_setup MAX_MAINT_REXMT DELAY_MS: 2 times out after LATE_T, fixed;
+# 4's frames (its acknowledgments) reach the medium DELAY_MS late
+late_setup() {
+	fresh || return 1
+	dsr_ping_ok 2 4 1 || dsr_ping_ok 2 4 1 || return 1
+	dsr 2 param set dsr0 adaptive_rto 0 ack_timeout_ms "$LATE_T" \
+		max_maint_rexmt "$1" &&
+		hub_netem 4 delay "${2}ms"
+}
+
+late_cleanup() {
+	nsexec 4 tc qdisc del dev eth0 root 2>/dev/null
+	nsexec 2 tc qdisc del dev eth0 root 2>/dev/null
+	dsr 2 param set dsr0 adaptive_rto 1 ack_timeout_ms 500 \
+		max_maint_rexmt 2 maint_holdoff_ms 250
+}
+
+# A packet's only transmission (max_maint_rexmt 0) waits in 2's plugged
+# queue past one timeout (held: it has not left), then leaves half a
+# timeout before the next, and 4's acknowledgment takes three quarters of
+# one.  The expiry after it left must not judge it at once: the copy gets
+# a whole timeout from that expiry, as one sent from an empty queue gets
+# from its sending.  Before, that expiry broke the link under a packet 4
+# had received.
+test_left_host_late() {
+	local a0 f0 w0 rc=0
+	late_setup 0 $((LATE_T * 3 / 4)) &&
+		nsexec 2 tc qdisc replace dev eth0 root plug || return 1
+	a0=$(dsr_stat 2 ack_received)
+	f0=$(dsr_stat 2 link_failures)
+	w0=$(dsr_stat 2 maint_left_host_waited)
+	udp_to_4 1 || rc=1
+	nap "$((LATE_T * 3 / 2 / 1000)).$((LATE_T * 3 / 2 % 1000))"
+	nsexec 2 tc qdisc change dev eth0 root plug release_indefinite || rc=1
+	busywait $((LATE_T * 2)) dsr_stat_ge 2 ack_received $((a0 + 1))
+	diag "2: acks $(($(dsr_stat 2 ack_received) - a0)), links broken" \
+		"$(($(dsr_stat 2 link_failures) - f0)), waited after leaving" \
+		"$(($(dsr_stat 2 maint_left_host_waited) - w0))"
+	((rc == 0)) &&
+	check "4's late acknowledgment arrived in time" \
+		dsr_stat_ge 2 ack_received $((a0 + 1)) &&
+	check "  no link broken" test "$(dsr_stat 2 link_failures)" -eq "$f0" &&
+	check "  the expiry after it left waited a timeout" \
+		dsr_stat_ge 2 maint_left_host_waited $((w0 + 1)) || rc=1
+	late_cleanup
+	return $rc
+}
+
+# One retransmission (max_maint_rexmt 1); 4's acknowledgments take one
+# and a half timeouts: the first copy's comes after the second copy went.
+# A retransmission keeps the Acknowledgment Request's id (section 8.3.3:
+# it is the same packet), so that acknowledgment still counts.  Before,
+# each copy got a new id, the first one's acknowledgment matched nothing,
+# and the link broke before the second's could come.
+test_ack_earlier_copy() {
+	local a0 f0 r0 rc=0
+	late_setup 1 $((LATE_T * 3 / 2)) || return 1
+	a0=$(dsr_stat 2 ack_received)
+	f0=$(dsr_stat 2 link_failures)
+	r0=$(dsr_stat 2 retransmissions)
+	udp_to_4 1 || rc=1
+	busywait $((LATE_T * 3)) dsr_stat_ge 2 ack_received $((a0 + 1))
+	# (and past the second copy's last expiry)
+	nap "$((LATE_T / 1000)).$((LATE_T % 1000))"
+	diag "2: acks $(($(dsr_stat 2 ack_received) - a0)), retransmissions" \
+		"$(($(dsr_stat 2 retransmissions) - r0)), links broken" \
+		"$(($(dsr_stat 2 link_failures) - f0))"
+	((rc == 0)) &&
+	check "the first copy's acknowledgment counted" \
+		dsr_stat_ge 2 ack_received $((a0 + 1)) &&
+	check "  after a retransmission" \
+		dsr_stat_ge 2 retransmissions $((r0 + 1)) &&
+	check "  no link broken" test "$(dsr_stat 2 link_failures)" -eq "$f0" ||
+		rc=1
+	late_cleanup
+	return $rc
+}
+
 shared_setup diamond
-ktap_begin 11
+ktap_begin 13
 run_case "a unidirectional link: blacklisted, probed, cleared" test_blacklist
 run_case "a route request's payload reaches its target once" test_rreq_payload
 run_case "an ack request that comes with an ack is answered" test_ack_with_request
@@ -496,4 +578,12 @@ run_case "what waits in the interface queue is not in the buffer" test_maint_que
 run_case "with ack_all, an ack confirms what was sent before it" test_ack_all
 run_case "a low-delay packet has room where bulk has none" test_maint_prio
 run_case "a tracked frame our own queue refuses is dropped, not retransmitted" test_queue_refused
+# timing rules, no new object or path: the debug lane's time goes to others
+if skip_in_debug_lane "the two cases of late acknowledgments"; then
+	ktap_skip "a copy that leaves the queue late gets a whole timeout" "debug lane"
+	ktap_skip "the acknowledgment of an earlier copy counts" "debug lane"
+else
+	run_case "a copy that leaves the queue late gets a whole timeout" test_left_host_late
+	run_case "the acknowledgment of an earlier copy counts" test_ack_earlier_copy
+fi
 ktap_end
