@@ -266,7 +266,6 @@ struct dsr_maint {
 					 */
 	bool held;			/* timer expired while still queued */
 	bool in_host;			/* ... and was queued at its last expiry */
-	bool judged;			/* its last expiry waited one timer run */
 	u16 ack_id;
 	u64 seq;			/* order of first sending, from 1 */
 	u64 first, sent, deadline;	/* ms */

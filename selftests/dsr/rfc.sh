@@ -565,8 +565,62 @@ test_ack_earlier_copy() {
 	return $rc
 }
 
+# A sparse flow back to a busy node: 4 pings 2 (its frames keep reaching
+# 2), and a filter at 4 drops its acknowledgments (DSR packets of 36
+# bytes: IP, DSR header, Acknowledgment).  2's echo replies to 4 then run
+# out of retransmissions with nothing sent later acknowledged: lost to
+# congestion while 4 is heard and acknowledged within the last 2 s
+# (DSR_BL_SILENT_MS), not a broken link; once 4 has acknowledged nothing
+# for 2 s the link is one-way and breaks, as before.  Before, the first
+# such reply broke the link (medium.sh's congestion case: ICMP errors back
+# to the stream's source).
+test_sparse_heard() {
+	local c0 f0 t0 t1 c1 f1 pid rc=0
+	fresh || return 1
+	dsr_ping_ok 2 4 1 || dsr_ping_ok 2 4 1 || return 1
+	modprobe -q cls_u32 || return 1
+	nsbg 4 ping -q -i 0.2 -w 20 "$(node_ip 2)" >/dev/null 2>&1
+	pid=$!
+	busywait 3000 dsr_stat_ge 2 ack_received $(($(dsr_stat 2 ack_received) + 2)) ||
+		rc=1
+	c0=$(dsr_stat 2 congestion_drops)
+	f0=$(dsr_stat 2 link_failures)
+	nsexec 4 tc qdisc replace dev eth0 clsact &&
+	nsexec 4 tc filter add dev eth0 egress protocol ip prio 1 u32 \
+		match ip protocol 48 0xff match u16 36 0xffff at 2 action drop ||
+		rc=1
+	now_ms
+	t0=$AH_NOW_MS
+	nap 0.8
+	# (one process: the reading must come within the 2 s)
+	read -r c1 f1 < <(nsnet 2 ethtool -S dsr0 | awk '
+		$1 == "congestion_drops:" { c = $2 } $1 == "link_failures:" { f = $2 }
+		END { print c + 0, f + 0 }')
+	now_ms
+	t1=$AH_NOW_MS
+	# one-way from here: the break comes 2 s after the last acknowledgment
+	busywait 5000 dsr_stat_ge 2 link_failures $((f0 + 1))
+	diag "2, $((t1 - t0)) ms after 4's acknowledgments stopped:" \
+		"congestion drops $((c1 - c0)), links broken $((f1 - f0));" \
+		"later: links broken $(($(dsr_stat 2 link_failures) - f0));" \
+		"acknowledgments dropped at 4:" \
+		"$(nsexec 4 tc -s filter show dev eth0 egress | awk '/Sent/ { print $4; exit }')"
+	((rc == 0)) &&
+	check "read within 2 s of the last acknowledgment" test $((t1 - t0)) -lt 2000 &&
+	check "replies to the node still heard: congestion drops" \
+		test "$c1" -gt "$c0" &&
+	check "  and no broken link" test "$f1" -eq "$f0" &&
+	check "once it acknowledged nothing for 2 s, the link broke" \
+		dsr_stat_ge 2 link_failures $((f0 + 1)) || rc=1
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	nsexec 4 tc qdisc del dev eth0 clsact
+	dsr 2 param set dsr0 maint_holdoff_ms 250
+	return $rc
+}
+
 shared_setup diamond
-ktap_begin 13
+ktap_begin 14
 run_case "a unidirectional link: blacklisted, probed, cleared" test_blacklist
 run_case "a route request's payload reaches its target once" test_rreq_payload
 run_case "an ack request that comes with an ack is answered" test_ack_with_request
@@ -579,11 +633,16 @@ run_case "with ack_all, an ack confirms what was sent before it" test_ack_all
 run_case "a low-delay packet has room where bulk has none" test_maint_prio
 run_case "a tracked frame our own queue refuses is dropped, not retransmitted" test_queue_refused
 # timing rules, no new object or path: the debug lane's time goes to others
-if skip_in_debug_lane "the two cases of late acknowledgments"; then
+if skip_in_debug_lane "the cases of late acknowledgments"; then
 	ktap_skip "a copy that leaves the queue late gets a whole timeout" "debug lane"
 	ktap_skip "the acknowledgment of an earlier copy counts" "debug lane"
 else
 	run_case "a copy that leaves the queue late gets a whole timeout" test_left_host_late
 	run_case "the acknowledgment of an earlier copy counts" test_ack_earlier_copy
+fi
+if skip_in_debug_lane "a case timed against a 2 s window"; then
+	ktap_skip "a sparse flow to a node still heard is not a broken link" "debug lane"
+else
+	run_case "a sparse flow to a node still heard is not a broken link" test_sparse_heard
 fi
 ktap_end
