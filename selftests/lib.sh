@@ -27,7 +27,26 @@ AH_ROOT=${AH_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 AH_KMOD=${AH_KMOD:-$AH_ROOT/build/$(uname -r)/kmod}
 AH_PREFIX=${AH_PREFIX:-ah$$-}
 PATH=$AH_ROOT/userspace/ahctl:$PATH
-PYTHON=/usr/bin/python3		# Debian's, which has scapy
+# (run_guest.sh's copies in the guest's memory, first)
+[[ -n ${AH_BIN:-} && -d $AH_BIN ]] && PATH=$AH_BIN:$PATH
+# Python helpers start in a venv without the system's site-packages: at
+# each start Debian's python3 reads every .pth file of its dist-packages
+# directories, and one on these machines (a CA injection) imports certifi,
+# pathlib and zipfile: 0.6 s of a 1 s start in a TCG guest, paid by some
+# hundred helper starts per kernel.  The venv is a pyvenv.cfg beside a
+# link to python3 (the guest's /tmp; Python finds the file by the path it
+# was started as); the helpers need only the standard library.
+# PYTHON_SITE is Debian's own, with its packages (scapy).
+PYTHON_SITE=/usr/bin/python3
+AH_PYVENV=${AH_PYVENV:-/tmp/ah-python}
+PYTHON=$AH_PYVENV/bin/python3
+if [[ ! -e $AH_PYVENV/pyvenv.cfg ]]; then
+	mkdir -p "$AH_PYVENV/bin" && ln -sfn "$PYTHON_SITE" "$PYTHON" &&
+		printf 'home = %s\ninclude-system-site-packages = false\n' \
+			"${PYTHON_SITE%/*}" > "$AH_PYVENV/pyvenv.cfg.$$" &&
+		mv "$AH_PYVENV/pyvenv.cfg.$$" "$AH_PYVENV/pyvenv.cfg" ||
+		PYTHON=$PYTHON_SITE
+fi
 # jq: gojq where it is installed (scripts/setup.sh installs it), the same
 # language for what the suites ask of it.  jq 1.6 compiles its builtins at
 # every start: in a TCG guest a call takes about 0.4 s, gojq's 0.05-0.15

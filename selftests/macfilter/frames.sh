@@ -14,7 +14,7 @@ require_cmd jq ahctl
 
 # craft SRC KIND...: scapy builds the frames once; prints "KIND HEX" lines
 craft() {
-	"$PYTHON" "$AH_ROOT/selftests/lib/framekinds.py" "$@"
+	"$PYTHON_SITE" "$AH_ROOT/selftests/lib/framekinds.py" "$@"
 }
 
 KINDS="broadcast multicast vlan qinq runt"
@@ -56,8 +56,8 @@ test_kind() {
 		test "$(mf_dev_field 1 passed)" -eq $((passed0 + 10))
 }
 
-require_cmd "$PYTHON"
-"$PYTHON" -c 'import scapy' 2>/dev/null || { diag "SKIP: no scapy"; exit $ksft_skip; }
+require_cmd "$PYTHON_SITE"
+"$PYTHON_SITE" -c 'import scapy' 2>/dev/null || { diag "SKIP: no scapy"; exit $ksft_skip; }
 craft 02:00:00:00:00:02 $KINDS > "/tmp/ah-frames-2.$$" &&
 	craft 02:00:00:00:00:03 $KINDS > "/tmp/ah-frames-3.$$" || exit 1
 trap 'ah_cleanup; rm -f /tmp/ah-frames-?.$$' EXIT
