@@ -22,7 +22,26 @@ from_both() {
 	grep -qs " $(node_mac 3) " "$1" && grep -qs " $(node_mac 4) " "$1"
 }
 
+# A frame's receive timestamp is taken where it passes macfilter: at the
+# start of __netif_receive_skb_core(), just before the rx_handler
+# (netdev_tstamp_prequeue 0), not when it was queued to the CPU's backlog
+# (the default).  In the debug lane the two floods kept that backlog about
+# a second deep: a frame queued before a replace started and filtered after
+# it had returned was timestamped inside the step before, where its source
+# was listed, and counted as passing a replace it never met (CI,
+# 2026-11-28, once ahctl took 100 ms a start there instead of 600 and the
+# next replace came that much sooner).
 test_atomic_replace() {
+	local prequeue=/proc/sys/net/core/netdev_tstamp_prequeue was rc
+	was=$(<"$prequeue") || return 1
+	echo 0 > "$prequeue" || return 1
+	atomic_replace
+	rc=$?
+	echo "$was" > "$prequeue"
+	return $rc
+}
+
+atomic_replace() {
 	local log=/tmp/ah-replace.$$ steps=/tmp/ah-steps.$$ i who t0 t1
 	load_module macfilter || return 1
 	hub_setup 4 || return 1
