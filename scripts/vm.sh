@@ -8,6 +8,9 @@
 #   scripts/vm.sh --accel   prints the accelerator guests use (kvm or tcg)
 #   VM_CPUS=N VM_MEMORY=SIZE VM_APPEND="ARGS"  vCPUs, memory, kernel arguments
 #   VM_QEMU_OPTS="ARGS"  more QEMU arguments (a NIC: selftests/twohost.sh)
+#   VM_9P_CACHE=loose|none  the guest's cache of the host's root (9p): loose
+#                (default) keeps what it read once; none is virtme-ng's own
+#                mount, which reads every program start through 9p again
 #
 # KVM is used when it really boots a guest; nested KVM on these machines
 # exposes /dev/kvm but a guest kernel never gets going, so a short real boot
@@ -24,7 +27,8 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-export PATH=$ROOT/.venv/bin:$PATH
+# scripts/vng/virtme-run: virtme-ng's, with the root mounted cache=loose
+export PATH=$ROOT/scripts/vng:$ROOT/.venv/bin:$PATH
 KVER=$1
 shift
 MEM=${VM_MEMORY:-2G}
