@@ -44,7 +44,14 @@ STALL=${VM_STALL_SECS:-240}
 # selftests/lib/keys.sh held them.  With the TSC trusted the key never moves.
 CMDLINE="loglevel=5 softlockup_panic=1 softlockup_all_cpu_backtrace=1 hung_task_panic=1
 	 sysctl.kernel.hung_task_timeout_secs=300 panic_on_rcu_stall=1
-	 unknown_nmi_panic=1 panic_print=0x40 tsc=reliable ${VM_APPEND:-}"
+	 unknown_nmi_panic=1 panic_print=0x40 tsc=reliable"
+# the root's 9p cache (VM_9P_CACHE, above): a kernel with 9p built in (the
+# debug kernel) mounts the root itself, with the last rootflags= given;
+# with an initramfs (Debian's kernels) scripts/vng/virtme-run does it
+if [[ ${VM_9P_CACHE:-loose} != none ]]; then
+	CMDLINE="$CMDLINE rootflags=version=9p2000.L,trans=virtio,access=any,msize=524288,cache=${VM_9P_CACHE:-loose}"
+fi
+CMDLINE="$CMDLINE ${VM_APPEND:-}"
 
 # vng execs qemu, so a timeout on vng reaches qemu itself.
 vng_cmd() {
