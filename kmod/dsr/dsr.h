@@ -151,6 +151,7 @@ enum dsr_stat {
 	DSR_S_NEIGH_MAC_REFUSED,
 	DSR_S_TX_NOT_IPV4,
 	DSR_S_TX_BROADCAST,
+	DSR_S_TX_SLAVE_GONE,
 	DSR_S_TX_TOO_BIG,
 	DSR_S_NO_ADDRESS,
 	DSR_S_NOMEM,
@@ -613,6 +614,7 @@ u32 dsr_neigh_rto(struct dsr_priv *priv, struct dsr_neigh *n,
 /* frame.c */
 void dsr_out_commit(struct dsr_priv *priv, struct sk_buff_head *out);
 void dsr_out_flush(struct dsr_priv *priv);
+void dsr_out_purge_dev(struct dsr_priv *priv, struct net_device *dev);
 int dsr_frame(struct dsr_priv *priv, struct sk_buff *skb, __be32 nexthop,
 	      struct sk_buff_head *out);
 void dsr_broadcast(struct dsr_priv *priv, struct sk_buff *skb,

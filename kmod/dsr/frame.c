@@ -78,6 +78,41 @@ void dsr_out_flush(struct dsr_priv *priv)
 	rcu_read_unlock_bh();
 }
 
+/*
+ * The frames for a slave being released that still wait in txq (a frame
+ * holds no reference on its device).  The CPU that built one may not yet
+ * be in dsr_out_flush()'s RCU-bh section when the release's
+ * synchronize_net() returns: between dsr_unlock_bh() and
+ * rcu_read_lock_bh() it is in no read-side section, and another CPU's
+ * flush, whose section began after the grace period did, may send the
+ * frame after it.  Taking tx_lock waits for a flush that is between
+ * dequeuing a frame and sending it; the rest are dropped and counted
+ * (tx_slave_gone).  Process context, before the slave's dev_put().
+ */
+void dsr_out_purge_dev(struct dsr_priv *priv, struct net_device *dev)
+{
+	struct sk_buff_head gone;
+	struct sk_buff *skb, *tmp;
+	unsigned long flags;
+	unsigned int n;
+
+	__skb_queue_head_init(&gone);
+	spin_lock_bh(&priv->tx_lock);
+	spin_lock_irqsave(&priv->txq.lock, flags);
+	skb_queue_walk_safe(&priv->txq, skb, tmp) {
+		if (skb->dev != dev)
+			continue;
+		__skb_unlink(skb, &priv->txq);
+		__skb_queue_tail(&gone, skb);
+	}
+	spin_unlock_irqrestore(&priv->txq.lock, flags);
+	spin_unlock_bh(&priv->tx_lock);
+	n = skb_queue_len(&gone);
+	__skb_queue_purge(&gone);
+	if (n)
+		dsr_stat_add(priv, DSR_S_TX_SLAVE_GONE, n);
+}
+
 static int dsr_push_eth(struct sk_buff *skb, struct dsr_slave *s,
 			const u8 *dest)
 {

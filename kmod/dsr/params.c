@@ -126,6 +126,7 @@ const char *const dsr_stat_names[DSR_S_MAX] = {
 	[DSR_S_NEIGH_MAC_REFUSED] = "neigh_mac_refused",
 	[DSR_S_TX_NOT_IPV4] = "tx_not_ipv4",
 	[DSR_S_TX_BROADCAST] = "tx_broadcast_dropped",
+	[DSR_S_TX_SLAVE_GONE] = "tx_slave_gone",
 	[DSR_S_TX_TOO_BIG] = "tx_too_big",
 	[DSR_S_NO_ADDRESS] = "no_address",
 	[DSR_S_NOMEM] = "nomem",

@@ -163,6 +163,8 @@ void dsr_slave_release(struct dsr_priv *priv, struct dsr_slave *s)
 	dsr_unlock_bh(priv);
 	/* receivers that saw s, frames built for it (sent under RCU-bh) */
 	synchronize_net();
+	/* and those whose builder had not reached its flush */
+	dsr_out_purge_dev(priv, s->dev);
 	netdev_upper_dev_unlink(s->dev, priv->dev);
 	dsr_slave_qdisc_uninstall(s);
 	dev_set_promiscuity(s->dev, -1);
