@@ -904,32 +904,36 @@ static enum dsr_rx dsr_process(struct dsr_rx_ctx *c)
  * After the DSR header is gone: a fragment that dsr_encap_frag() put in
  * IP-in-IP is taken out (same addresses inside and out).  Any other
  * IP-in-IP packet (a tunnel over dsr0) is left for the stack as it is.
+ * Bytes after the inner packet go, from a paged skb too (skb_trim() only
+ * trims the head, and warns); -ENOMEM if that needed memory.
  */
-static void dsr_decap_frag(struct dsr_priv *priv, struct sk_buff *skb,
-			   bool mcast)
+static int dsr_decap_frag(struct dsr_priv *priv, struct sk_buff *skb,
+			  bool mcast)
 {
 	unsigned int ohl = ip_hdrlen(skb), len;
 	const struct iphdr *out, *in;
 
 	if (ip_hdr(skb)->protocol != IPPROTO_IPIP ||
 	    !pskb_may_pull(skb, ohl + sizeof(*in)))
-		return;
+		return 0;
 	out = ip_hdr(skb);
 	in = (const struct iphdr *)(skb->data + ohl);
 	len = ntohs(in->tot_len);
 	if (in->version != 4 || in->ihl < 5 || len < in->ihl * 4 ||
 	    len > skb->len - ohl)
-		return;
+		return 0;
 	/* (a multicast packet from upstream: mcast.c checked it) */
 	if (!mcast && (!ip_is_fragment(in) || in->saddr != out->saddr ||
 		       in->daddr != out->daddr))
-		return;
+		return 0;
 	skb_pull(skb, ohl);
 	skb_reset_network_header(skb);
 	skb_set_transport_header(skb, ip_hdrlen(skb));
-	skb_trim(skb, len);
+	if (pskb_trim(skb, len))
+		return -ENOMEM;
 	if (!mcast)
 		dsr_stat(priv, DSR_S_FRAG_DECAP);
+	return 0;
 }
 
 static void dsr_deliver(struct dsr_priv *priv, struct sk_buff *skb,
@@ -937,12 +941,11 @@ static void dsr_deliver(struct dsr_priv *priv, struct sk_buff *skb,
 {
 	if (dsr_must_copy(skb, ip_hdrlen(skb) + p->len))
 		dsr_stat(priv, DSR_S_RX_COPIED);
-	if (dsr_strip_hdr(skb, p)) {
+	if (dsr_strip_hdr(skb, p) || dsr_decap_frag(priv, skb, mcast)) {
 		dsr_stat(priv, DSR_S_NOMEM);
 		kfree_skb(skb);
 		return;
 	}
-	dsr_decap_frag(priv, skb, mcast);
 	skb_dst_drop(skb);
 	nf_reset_ct(skb);
 	skb->dev = priv->dev;

@@ -17,6 +17,11 @@
   dsrcraft.py rreqdata IFACE SRC_MAC SRC_IP TARGET ID PORT TEXT
                                              (a broadcast Route Request
                                              that carries a UDP datagram)
+  dsrcraft.py paddedfrag IFACE SRC_MAC DST_MAC SRC_IP DST_IP PAD
+                                             (a DSR packet that carries an
+                                             IP fragment in IP-in-IP, then
+                                             PAD bytes more, in a paged
+                                             skb: PACKET_VNET_HDR)
   dsrcraft.py ackreq IFACE SRC_MAC DST_MAC SRC_IP DST_IP
                                              (an Acknowledgement Request
                                              with an Acknowledgement)
@@ -284,6 +289,26 @@ def main():
         pkt = dsr(pad4(rreq), nh=17) + udp(int(port), text.encode())
         sendall(iface, [eth + ip(sip, "255.255.255.255", pkt,
                                  ident=int(ident))])
+        return
+    if sys.argv[1] == "paddedfrag":
+        iface, smac, dmac, sip, dip, pad = sys.argv[2:8]
+        eth = mac(dmac) + mac(smac) + b"\x08\x00"
+        # the inner packet: 8 bytes of a fragment with More Fragments set
+        inner = bytearray(ip(sip, dip, b"fragment"))
+        inner[6:8] = struct.pack("!H", 0x2000)
+        inner[9] = 17
+        inner[10:12] = b"\0\0"
+        inner[10:12] = struct.pack("!H", csum(bytes(inner[:20])))
+        pkt = dsr(b"", nh=4) + bytes(inner) + bytes(int(pad))
+        frame = eth + ip(sip, dip, pkt, ident=4713)
+        # struct virtio_net_hdr: no offloads, the first 64 bytes in the
+        # head; the rest of a frame over a page goes into page fragments
+        # (packet_alloc_skb())
+        vnet = struct.pack("<BBHHHH", 0, 0, 64, 0, 0, 0)
+        s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+        s.setsockopt(263, 15, 1)	# SOL_PACKET, PACKET_VNET_HDR
+        s.bind((iface, 0))
+        s.send(vnet + frame)
         return
     if sys.argv[1] == "ackreq":
         iface, smac, dmac, sip, dip = sys.argv[2:7]
