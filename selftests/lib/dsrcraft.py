@@ -3,8 +3,9 @@
 """Hand-made DSR packets (RFC 4728, IP protocol 48) for the bad-input tests.
 
   dsrcraft.py bad IFACE SRC_MAC DST_MAC SRC_IP DST_IP CLASS[,CLASS...] COUNT
-  dsrcraft.py flood IFACE SRC_MAC COUNT [PPS] (Route Requests, new
-                                             initiators; PPS a second)
+  dsrcraft.py flood IFACE SRC_MAC COUNT [PPS [TTL]] (Route Requests,
+                                             new initiators; PPS a second;
+                                             IP TTL, 255 by default)
   dsrcraft.py forge IFACE SRC_MAC DST_MAC SRC_IP DST_IP COUNT
                                              (valid, empty DSR headers: a
                                              frame that claims SRC_IP)
@@ -157,7 +158,7 @@ def sendall(iface, frames, pps=0):
     s.bind((iface, 0))
     t0 = time.monotonic()
     for i, f in enumerate(frames):
-        if pps and i % 50 == 0:
+        if pps and i % 10 == 0:
             delay = t0 + i / pps - time.monotonic()
             if delay > 0:
                 time.sleep(delay)
@@ -271,6 +272,7 @@ def main():
     if sys.argv[1] == "flood":
         iface, smac, count = sys.argv[2], sys.argv[3], int(sys.argv[4])
         pps = float(sys.argv[5]) if len(sys.argv) > 5 else 0
+        ttl = int(sys.argv[6]) if len(sys.argv) > 6 else 255
         eth = b"\xff" * 6 + mac(smac) + b"\x08\x00"
         frames = []
         for i in range(count):
@@ -279,7 +281,7 @@ def main():
             rreq = struct.pack("!BBH", 1, 6, i & 0xFFFF) + \
                 socket.inet_aton("10.99.0.1")
             frames.append(eth + ip(init, "255.255.255.255",
-                                   dsr(pad4(rreq)), ttl=255, ident=i))
+                                   dsr(pad4(rreq)), ttl=ttl, ident=i))
         sendall(iface, frames, pps)
         return
     if sys.argv[1] == "rreqdata":
