@@ -388,6 +388,31 @@ static bool dsr_maint_later_queued(struct dsr_priv *priv, struct dsr_maint *m,
 	return false;
 }
 
+enum { DSR_V_CONGESTED, DSR_V_HELD, DSR_V_BROKEN };
+
+/* ms from then to now, -1 for never (0) */
+static int dsr_ago(u64 now, u64 then)
+{
+	return then ? (int)min_t(u64, now - then, INT_MAX) : -1;
+}
+
+/* the tracepoint of a packet out of retransmissions (trace.h) */
+static void dsr_trace_verdict(struct dsr_priv *priv,
+			      const struct dsr_maint *m, u64 now, int verdict)
+{
+	const struct dsr_neigh *n;
+
+	if (!trace_dsr_maint_verdict_enabled())
+		return;
+	n = dsr_neigh_find(priv, m->nexthop);
+	trace_dsr_maint_verdict(priv->dev, dsr_self(priv), m->saddr, m->daddr,
+				m->ip_id, m->nexthop, verdict, m->tries,
+				n && n->crossed > m->seq,
+				n ? dsr_ago(now, n->heard) : -1,
+				dsr_ago(now, m->sent),
+				n ? dsr_ago(now, n->confirmed) : -1);
+}
+
 void dsr_maint_tick(struct dsr_priv *priv, u64 now, struct sk_buff_head *out)
 {
 	struct dsr_maint *m, *tmp;
@@ -399,18 +424,22 @@ void dsr_maint_tick(struct dsr_priv *priv, u64 now, struct sk_buff_head *out)
 			continue;
 		if (m->tries > DSR_P(priv, MAX_MAINT_REXMT)) {
 			if (dsr_maint_congested(priv, m, now)) {
+				dsr_trace_verdict(priv, m, now,
+						  DSR_V_CONGESTED);
 				dsr_stat(priv, DSR_S_CONGESTION_DROPS);
 				dsr_maint_free(priv, m);
 				continue;
 			}
 			if (dsr_maint_later_queued(priv, m, now, &queued_nh,
 						   &queued_seq)) {
+				dsr_trace_verdict(priv, m, now, DSR_V_HELD);
 				dsr_stat(priv, DSR_S_BREAK_HELD);
 				m->held = true;
 				m->deadline = now + dsr_neigh_rto(priv,
 					dsr_neigh_find(priv, m->nexthop), m);
 				continue;
 			}
+			dsr_trace_verdict(priv, m, now, DSR_V_BROKEN);
 			broken = m->nexthop;
 			break;
 		}

@@ -151,6 +151,59 @@ TRACE_EVENT(dsr_ack,
 		  &__entry->saddr, &__entry->daddr, __entry->id)
 );
 
+/*
+ * A packet ran out of retransmissions (maint.c): lost to congestion
+ * (a later packet acknowledged, or the next hop heard since and it
+ * acknowledged something within DSR_BL_SILENT_MS), held while a later
+ * packet to it is still queued here, or the link broken.  Ages in ms
+ * since the packet's last transmission, the next hop's last frame and its
+ * last acknowledgment (-1: never, or no neighbour entry).
+ */
+TRACE_EVENT(dsr_maint_verdict,
+	TP_PROTO(const struct net_device *dev, __be32 self, __be32 saddr,
+		 __be32 daddr, __be16 id, __be32 nexthop, int verdict,
+		 unsigned int tries, bool later_acked, int heard_ms,
+		 int sent_ms, int confirmed_ms),
+	TP_ARGS(dev, self, saddr, daddr, id, nexthop, verdict, tries,
+		later_acked, heard_ms, sent_ms, confirmed_ms),
+	TP_STRUCT__entry(
+		__string(dev, dev->name)
+		__field(__be32, self)
+		__field(__be32, saddr)
+		__field(__be32, daddr)
+		__field(__be32, nexthop)
+		__field(int, verdict)
+		__field(unsigned int, tries)
+		__field(int, heard_ms)
+		__field(int, sent_ms)
+		__field(int, confirmed_ms)
+		__field(u16, id)
+		__field(bool, later_acked)
+	),
+	TP_fast_assign(
+		dsr_assign_dev(dev);
+		__entry->self = self;
+		__entry->saddr = saddr;
+		__entry->daddr = daddr;
+		__entry->id = ntohs(id);
+		__entry->nexthop = nexthop;
+		__entry->verdict = verdict;
+		__entry->tries = tries;
+		__entry->later_acked = later_acked;
+		__entry->heard_ms = heard_ms;
+		__entry->sent_ms = sent_ms;
+		__entry->confirmed_ms = confirmed_ms;
+	),
+	TP_printk("%s %s to %pI4 tries %u later_acked %d sent %dms heard %dms confirmed %dms self %pI4 pkt %pI4 -> %pI4 id %u",
+		  __get_str(dev),
+		  __print_symbolic(__entry->verdict, { 0, "congested" },
+				   { 1, "held" }, { 2, "broken" }),
+		  &__entry->nexthop, __entry->tries, __entry->later_acked,
+		  __entry->sent_ms, __entry->heard_ms, __entry->confirmed_ms,
+		  &__entry->self, &__entry->saddr, &__entry->daddr,
+		  __entry->id)
+);
+
 /* the route cache changed: a route learned or a link removed */
 TRACE_EVENT(dsr_route,
 	TP_PROTO(const struct net_device *dev, int event, __be32 a, __be32 b,

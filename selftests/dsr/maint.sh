@@ -119,7 +119,9 @@ test_acks() {
 	check "passive acknowledgments traced" trace_has dsr_ack passive &&
 	check "explicit acknowledgments traced" trace_has dsr_ack explicit &&
 	check "route cache changes traced" trace_has dsr_route added &&
-	check "the broken link traced" trace_has dsr_route link_broken
+	check "the broken link traced" trace_has dsr_route link_broken &&
+	check "the verdict on the packet that broke it traced" \
+		trace_has dsr_maint_verdict "broken to $(node_ip 4) tries"
 }
 
 test_cut() {

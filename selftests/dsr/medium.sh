@@ -132,6 +132,23 @@ sum3() {	# STAT: its sum over nodes 1 to 3
 }
 qdrops() { echo $(($(air_drops 1) + $(air_drops 2) + $(air_drops 3))); }
 
+# The verdicts on packets out of retransmissions (dsr_maint_verdict,
+# trace.h), recorded in a trace instance of this case's own: which of the
+# congestion rule's conditions failed when a link broke
+VERDICTS=/sys/kernel/tracing/instances/ah-medium
+verdicts() {	# on|off
+	local ev=$VERDICTS/events/dsr/dsr_maint_verdict/enable
+	if [[ $1 == on ]]; then
+		[[ -d /sys/kernel/tracing/events ]] ||
+			mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+		[[ -d /sys/kernel/tracing/events/dsr/dsr_maint_verdict ]] &&
+			mkdir -p "$VERDICTS" 2>/dev/null && echo 1 > "$ev"
+	elif [[ -d $VERDICTS ]]; then
+		echo 0 > "$ev"
+	fi
+	return 0
+}
+
 test_congest() {
 	local f0 c0 q0 m0 d v f c q m i holdoff lf0=()
 	shared || return 1
@@ -146,6 +163,7 @@ test_congest() {
 	m0=$(sum3 maint_buffer_full)
 	for i in 1 2 3; do lf0[i]=$(dsr_stat "$i" link_failures); done
 	d=$(mktemp -d)
+	verdicts on
 	# UDP, not TCP: a relay no longer forwards a second time a copy whose
 	# ack was lost (the duplicate cache), and without that extra load TCP
 	# backs off before any packet runs out of retransmissions (0 in 5
@@ -156,6 +174,7 @@ test_congest() {
 	sleep 2
 	v=$(video_run 1 4 1mbit 4 "$d/delays" 0x10)
 	wait
+	verdicts off
 	f=$(($(sum3 link_failures) - f0)) c=$(($(sum3 congestion_drops) - c0))
 	q=$(($(qdrops) - q0)) m=$(($(sum3 maint_buffer_full) - m0))
 	for i in 1 2 3; do
@@ -168,6 +187,13 @@ test_congest() {
 		diag "node $i broke a link; its next hops:"
 		dsr "$i" -j neigh show dsr0 | jq -c '.[]' | while read -r l; do diag "  $l"; done
 	done
+	if ((f)) && [[ -f $VERDICTS/trace ]]; then
+		diag "verdicts: $(grep -c ' congested to ' "$VERDICTS/trace") congested," \
+			"$(grep -c ' held to ' "$VERDICTS/trace") held; the breaks:"
+		grep ' broken to ' "$VERDICTS/trace" | sed 's/^ *//' |
+			while read -r l; do diag "  $l"; done
+	fi
+	[[ -d $VERDICTS ]] && rmdir "$VERDICTS" 2>/dev/null
 	diag "UDP beside it (goodput, loss): $(udp_result < "$d/udp"); station queue" \
 		"drops $q; links broken $f; congestion drops $c; maintenance" \
 		"buffer full $m"
