@@ -11,28 +11,36 @@
 #
 #   scripts/debug-kernel.sh          build if needed; print the build dir
 #   scripts/debug-kernel.sh --config only (re)generate and check the .config
+#
+# AH_DEBUG_SERIES=6.12 builds the same configuration from linux-source-6.12
+# instead (in debug-kernel-6.12 beside the default cache): the lane's kernel
+# is 6.1, and this one is for hunting, under KASAN, what only 6.12 shows.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-TARBALL=/usr/src/linux-source-6.1.tar.xz
+SERIES=${AH_DEBUG_SERIES:-6.1}
+PKG=linux-source-$SERIES
+TARBALL=/usr/src/$PKG.tar.xz
 FRAG=$ROOT/selftests/config-debug
-DIR=${AH_DEBUG_KERNEL_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ah-stack/debug-kernel}
+CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/ah-stack/debug-kernel
+[[ $SERIES == 6.1 ]] || CACHE=$CACHE-$SERIES
+DIR=${AH_DEBUG_KERNEL_DIR:-$CACHE}
 SRC=$DIR/src
 OBJ=$DIR/obj
 JOBS=${JOBS:-$(nproc)}
 
 log() { echo "debug-kernel: $*" >&2; }
 
-[[ -f $TARBALL ]] || { log "$TARBALL missing (package linux-source-6.1)"; exit 1; }
+[[ -f $TARBALL ]] || { log "$TARBALL missing (package $PKG)"; exit 1; }
 # one builder at a time per cache (two clones checking at once)
 mkdir -p "$DIR"
 exec 9> "$DIR/.lock"
 flock 9
-pkgver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+pkgver=$(dpkg-query -W -f='${Version}' "$PKG")
 
 # 1. the source tree, once per package version
 if [[ "$(cat "$SRC/.ah-version" 2>/dev/null)" != "$pkgver" ]]; then
-	log "extracting linux-source-6.1 $pkgver"
+	log "extracting $PKG $pkgver"
 	rm -rf "$SRC" "$OBJ"
 	mkdir -p "$SRC"
 	tar -xJf "$TARBALL" -C "$SRC" --strip-components=1
