@@ -7,7 +7,8 @@
 # kept); the stats log stays within its bound; the systemd notify protocol
 # (a listener socket stands in for systemd); SIGTERM leaves the node as it
 # was; a missing module is a clear error (exit 3); a start with an [mcast]
-# section joins its stream as the file says, a reload without it leaves.
+# section joins its stream as the file says, and one with an [mcast.map]
+# maps its group's sources; a reload without them leaves and unmaps.
 #
 #   1 --- 2 --- 3        hub; dsrd on 1 (eth0 enslaved to dsr0), 2 and 3
 #                        set up by dsr_setup; 1 reaches 3 through 2
@@ -190,11 +191,22 @@ mc_group() {
 }
 mc_group_is() { local got; got=$(mc_group "$1") && [[ $got == "$2" ]]; }
 
+# mc_map_is GROUP "SOURCE..." : node 1's source map has GROUP with these
+# sources (sorted), and nothing else of GROUP ("": GROUP not mapped)
+mc_map_is() {
+	local rows
+	rows=$(dsr 1 -j mcast show dev dsr0) || return 1
+	[[ $(jq -r --arg g "$1" '[.[] | select(.mc_row == "map" and
+		.mc_group == $g) | .mc_source] | sort | join(" ")' \
+		<<< "$rows") == "$2" ]]
+}
+
 # dsrd again on 1 (stopped by test_stop), its file with an [mcast]
-# section: the join is there as configured once it is up; a reload
-# without the section leaves the group; then stopped again
+# section and an [mcast.map]: the join and the source map are there as
+# configured once it is up; a reload without the sections leaves the
+# group and unmaps the sources; then stopped again
 test_mcast() {
-	local g=239.5.5.5 pid rc=0
+	local g=239.5.5.5 m=239.5.5.6 srcs pid rc=0
 	shared || return 1
 	load_module sch_dsrprio && load_module dsr && load_module macfilter || return 1
 	no_dev 1 dsr0 || { diag "dsr0 is still there"; return 1; }
@@ -204,11 +216,17 @@ Group = $g
 Layers = 2
 Tag = rtp
 Id = 3
-GroupLayers = 4"
+GroupLayers = 4
+[mcast.map]
+Group = $m
+Source = $(node_ip 3)
+Source = $(node_ip 2)"
+	srcs="$(node_ip 2) $(node_ip 3)"
 	# a grandchild, as test_start's: no zombie of ours for kill -0 to see
 	("$DSRD" -N "$(ns 1)" -f -c "$T/c3.conf" > /dev/null 2> "$T/dsrd3.err" &)
 	check "start: joined, layers 2, tag rtp id 3 tids 0, group-layers 4" \
-		busywait 10000 mc_group_is "$g" "2 rtp 3 0 4" || {
+		busywait 10000 mc_group_is "$g" "2 rtp 3 0 4" &&
+	check "start: $m mapped to $srcs" mc_map_is "$m" "$srcs" || {
 		diag "mcast show: $(dsr 1 -j mcast show dev dsr0 2>&1)"
 		sed 's/^/# /' "$T/dsrd3.err"
 		rc=1
@@ -217,8 +235,9 @@ GroupLayers = 4"
 	if ((!rc)); then
 		conf "$T/c3.conf" 50
 		kill -HUP "$pid"
-		check "reload without the section: the group is gone" \
+		check "reload without the sections: the group is gone" \
 			busywait 10000 mc_group_is "$g" "" &&
+		check "  and the map of $m" mc_map_is "$m" "" &&
 		check "  dsrd keeps running" kill -0 "$pid" || rc=1
 	fi
 	diag "dsrd: $(grep -h 'mcast' "$T/dsrd3.err" | paste -sd';')"
@@ -237,5 +256,5 @@ run_case "SIGHUP applies only the changed parameter" test_reload
 run_case "a bad config on SIGHUP is refused, dsrd keeps running" test_bad_reload
 run_case "the stats log rotates within its bound" test_stats_bound
 run_case "SIGTERM leaves no device or attachment behind" test_stop
-run_case "[mcast]: joined at start as the file says, left on a reload without it" test_mcast
+run_case "[mcast], [mcast.map]: joined and mapped at start as the file says, left and unmapped on a reload without them" test_mcast
 ktap_end

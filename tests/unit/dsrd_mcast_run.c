@@ -15,12 +15,15 @@
  * before the next CONF.  Before each CONF, "-- CONF" goes to
  * $FAKE_DSR_LOG, which then holds the requests it made; after it, one
  * line to stdout: "CONF: failed N; joined by dsrd: [JOIN; ...]", each
- * JOIN in ahctl's words ("source S group G layers N ...").  dsrd's
+ * JOIN in ahctl's words ("source S group G layers N ..."), then, if dsrd
+ * holds any, "; mapped by dsrd: group G source S; ..." (its [mcast.map]
+ * pairs, in its order).  dsrd's
  * messages go to stderr.  Exit status 1 if a CONF is invalid or the
  * family cannot be opened.  The part it shares with dsrd_slice_run is
  * dsrd_run.c's.
  */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
 #include <stdio.h>
 
 #include "dsrd_run.h"
@@ -42,6 +45,17 @@ static void print_applied(const struct dsrd *d)
 	for (i = 0; i < d->nmc; i++) {
 		dsr_mc_str(&d->mc[i], true, s, sizeof(s));
 		printf("%s %s", i ? ";" : "", s);
+	}
+	if (d->nmm)
+		printf("; mapped by dsrd:");
+	for (i = 0; i < d->nmm; i++) {
+		char g[INET_ADDRSTRLEN], a[INET_ADDRSTRLEN];
+		struct in_addr in = { .s_addr = d->mm[i].group };
+
+		inet_ntop(AF_INET, &in, g, sizeof(g));
+		in.s_addr = d->mm[i].source;
+		inet_ntop(AF_INET, &in, a, sizeof(a));
+		printf("%s group %s source %s", i ? ";" : "", g, a);
 	}
 	putchar('\n');
 	fflush(stdout);

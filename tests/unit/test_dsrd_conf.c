@@ -27,7 +27,7 @@ static const struct err_case {
 	const char *err;	/* the whole message */
 } err_cases[] = {
 	{ "unknown section", "[dsr]\nAddress = 10.0.0.1/24\n[routes]\n",
-	  "t:3: unknown section [routes] (dsr, dsr.params, macfilter, transit, slice, mcast or log)" },
+	  "t:3: unknown section [routes] (dsr, dsr.params, macfilter, transit, slice, mcast, mcast.map or log)" },
 	{ "unknown key",
 	  "[dsr]\nAddress = 10.0.0.1/24\nColour = blue\n",
 	  "t:3: unknown key 'Colour' in [dsr]" },
@@ -404,6 +404,41 @@ static const struct err_case {
 	{ "[mcast]: a bad Chain before a missing Layers",
 	  MCSG "Chain = filter tag\n",
 	  "t:6: Chain: 'tag' must be the first element" },
+	/* [mcast.map]: what "ahctl dsr mcast map" refuses, with the line */
+#define MM	"[dsr]\nAddress = 10.0.0.1/24\n[mcast.map]\n"
+	{ "[mcast.map] without Group", MM "Source = 10.0.0.1\n",
+	  "t:3: [mcast.map] without Group" },
+	{ "[mcast.map] without Source, at the next section",
+	  MM "Group = 239.1.1.1\n[log]\n", "t:3: [mcast.map] without Source" },
+	{ "[mcast.map] with no key at all", MM,
+	  "t:3: [mcast.map] without Group" },
+	{ "[mcast.map]: a link-local Group", MM "Group = 224.0.0.5\n",
+	  "t:4: invalid Group '224.0.0.5' " GRP_RULE },
+	{ "[mcast.map]: a unicast Group", MM "Group = 10.0.0.9\n",
+	  "t:4: invalid Group '10.0.0.9' " GRP_RULE },
+	{ "[mcast.map]: a multicast Source", MM "Source = 239.1.1.2\n",
+	  "t:4: invalid Source '239.1.1.2' " SRC_RULE },
+	{ "[mcast.map]: a Source that is a name", MM "Source = node1\n",
+	  "t:4: invalid Source 'node1' (an IPv4 address A.B.C.D)" },
+	{ "[mcast.map]: Group given twice",
+	  MM "Group = 239.1.1.1\nGroup = 239.1.1.2\n",
+	  "t:5: Group given twice in this section (first at line 4)" },
+	{ "[mcast.map]: the same Source twice",
+	  MM "Source = 10.0.0.1\nGroup = 239.1.1.1\nSource = 10.0.0.1\n",
+	  "t:6: Source 10.0.0.1 given twice in this section (first at line 4)" },
+	{ "[mcast.map]: a fifth Source",
+	  MM "Group = 239.1.1.1\nSource = 10.0.0.1\nSource = 10.0.0.2\n"
+	  "Source = 10.0.0.3\nSource = 10.0.0.4\nSource = 10.0.0.6\n",
+	  "t:9: more than 4 Source lines (the sources a group of the map takes)" },
+	{ "[mcast.map]: the same Group in two sections",
+	  MM "Group = 239.1.1.1\nSource = 10.0.0.1\n"
+	  "[mcast.map]\nSource = 10.0.0.2\nGroup = 239.1.1.1\n",
+	  "t:8: a [mcast.map] for group 239.1.1.1 already exists (line 3)" },
+	{ "[mcast.map]: a join's key", MM "Layers = 2\n",
+	  "t:4: unknown key 'Layers' in [mcast.map]" },
+	{ "[mcast.map]: other case: a hint", MM "source = 10.0.0.1\n",
+	  "t:4: unknown key 'source' in [mcast.map]; did you mean 'Source'?" },
+#undef MM
 #undef ELEMS
 #undef MCL
 #undef GRP_RULE
@@ -796,6 +831,12 @@ static const struct max_case mcast_max = {
 	" (the groups a DSR device has)"
 };
 
+static const struct max_case mcmap_max = {
+	"mcast.map", "[mcast.map]\nSource = 10.0.0.1\nGroup = 239.1.1.",
+	"\n", 3, CONF_MAX_MCMAP, 16, offsetof(struct conf, nmm),
+	" (the groups of a DSR device's source map)"
+};
+
 /* [dsr] and @m->max sections (made in @in, of @cap bytes) parse into as
  * many (in @c); one more "[NAME]" is refused at its line: "more than MAX
  * [NAME] sections", then the why */
@@ -1030,6 +1071,39 @@ static bool check_mcasts(const struct conf *c)
 	return check_mc_chains(c);
 }
 
+/* [mcast.map]: each group's sources, in the file's order */
+static const char mcmaps[] =
+	"[mcast.map]\n"
+	"Group = 239.1.1.10\n"
+	"Source = 10.0.0.1\n"
+	"[dsr]\nAddress = 10.0.0.5/24\n"
+	"[mcast.map]\n"
+	"Source = 223.255.255.254\n"
+	"Source = 1.0.0.1\t# the limits\n"
+	"Group = 239.255.255.255\n"
+	"Source = 10.0.0.2\n"
+	"Source = 10.0.0.1\n"
+	"[mcast]\nSource = 10.0.0.1\nGroup = 239.1.1.10\nLayers = 1\n";
+
+static bool check_mcmaps(const struct conf *c)
+{
+	CHECK_EQ(c->nmm, 2);
+	CHECK_EQ(c->nmc, 1);
+	CHECK_EQ(c->mm[0].line, 1);
+	CHECK_EQ(c->mm[0].group, ip("239.1.1.10"));
+	CHECK_EQ(c->mm[0].nsource, 1);
+	CHECK_EQ(c->mm[0].source[0], ip("10.0.0.1"));
+	CHECK_EQ(c->mm[1].line, 6);
+	CHECK_EQ(c->mm[1].group, ip("239.255.255.255"));
+	CHECK_EQ(c->mm[1].nsource, 4);
+	CHECK_EQ(c->mm[1].source[0], ip("223.255.255.254"));
+	CHECK_EQ(c->mm[1].source[1], ip("1.0.0.1"));
+	CHECK_EQ(c->mm[1].source[2], ip("10.0.0.2"));
+	CHECK_EQ(c->mm[1].source[3], ip("10.0.0.1"));
+	CHECK_EQ(c->mm[1].source_line[3], 11);
+	return true;
+}
+
 /* ---- the other tests, in order ------------------------------------------ */
 
 static const struct fn_case {
@@ -1059,6 +1133,10 @@ static const struct fn_case {
 	  .in = mcasts,
 	  .check = check_mcasts },
 	{ "[mcast]: at most 64, the groups of a device", .max = &mcast_max },
+	{ "[mcast.map]: groups and their sources", .in = mcmaps,
+	  .check = check_mcmaps },
+	{ "[mcast.map]: at most 16, the groups of the source map",
+	  .max = &mcmap_max },
 };
 
 static bool run_fn_case(const struct fn_case *t)

@@ -15,7 +15,12 @@
 # "ahctl dsr mcast chain"'s for the same words (sent again only when the
 # join is or the Chain changed, "default" for a Chain taken out; one
 # refused counted and sent again, one of a group the kernel has not
-# forgetting the join); and "dsrd --check" on [mcast] sections.
+# forgetting the join); the source map of [mcast.map] (one MCAST_MAP a
+# new (group, source), before the joins, one MCAST_UNMAP a pair taken
+# out, ahctl's attributes; a map the kernel has already kept, one refused
+# not kept and sent again, an unmap of a pair the kernel has not
+# forgotten, one refused kept and sent again, a start that stops at a
+# refused map); and "dsrd --check" on [mcast] and [mcast.map] sections.
 #
 # Needs the built dsrd (userspace/dsrd/dsrd, for --check; or $DSRD) and
 # dsrd_mcast_run and fake_dsr.so (make -C tests/unit): skipped without
@@ -293,6 +298,127 @@ $(grep -c mcast_join <<< "$req")" \
 "4: failed 1; joined by dsrd: source 10.0.0.1 group 239.1.1.1 layers 3
 2"
 
+# ---- the source map, [mcast.map] -------------------------------------------
+# mconf NAME [GROUP SOURCE...]...: $TMP/NAME, a [dsr] and an [mcast.map]
+# per argument; MC=1 adds an [mcast] after them
+mconf() {
+	local f=$TMP/$1 sec g s
+	shift
+	printf '[dsr]\nAddress = 10.0.0.5/24\n' > "$f"
+	for sec in "$@"; do
+		read -r g s <<< "$sec"
+		printf '[mcast.map]\nGroup = %s\n' "$g" >> "$f"
+		for s in $s; do
+			printf 'Source = %s\n' "$s" >> "$f"
+		done
+	done
+	if [[ ${MC:-0} == 1 ]]; then
+		printf '[mcast]\nSource = 10.0.0.1\nGroup = 239.1.1.1\nLayers = 2\n' >> "$f"
+	fi
+}
+
+M="mcast_map flags=0 v2 ifindex=7"
+U="mcast_unmap flags=0 v2 ifindex=7"
+
+# mstart: two groups, two sources and one; m1: the first's second source
+# replaced, the second group taken out; m1 again: nothing
+MC=1 mconf mstart "239.1.1.10 10.0.0.1 10.0.0.2" "239.1.1.11 10.0.0.3"
+mconf m1 "239.1.1.10 10.0.0.1 10.0.0.4"
+run mstart m1 m1
+same "map: what dsrd holds after a start and reloads" "$stdout
+exit $rc" \
+"mstart: failed 0; joined by dsrd: source 10.0.0.1 group 239.1.1.1 layers 2; mapped by dsrd: group 239.1.1.10 source 10.0.0.1; group 239.1.1.10 source 10.0.0.2; group 239.1.1.11 source 10.0.0.3
+m1: failed 0; joined by dsrd:; mapped by dsrd: group 239.1.1.10 source 10.0.0.1; group 239.1.1.10 source 10.0.0.4
+m1: failed 0; joined by dsrd:; mapped by dsrd: group 239.1.1.10 source 10.0.0.1; group 239.1.1.10 source 10.0.0.4
+exit 0"
+same "map: a MAP a pair, before the joins; an UNMAP a pair taken out, a MAP a new one, before the leaves; nothing for the same file" \
+	"$req" \
+"-- mstart
+$M mc_source=10.0.0.1 mc_group=239.1.1.10
+$M mc_source=10.0.0.2 mc_group=239.1.1.10
+$M mc_source=10.0.0.3 mc_group=239.1.1.11
+$J mc_source=10.0.0.1 mc_group=239.1.1.1 mc_layers=2
+-- m1
+$U mc_source=10.0.0.3 mc_group=239.1.1.11
+$U mc_source=10.0.0.2 mc_group=239.1.1.10
+$M mc_source=10.0.0.4 mc_group=239.1.1.10
+$L mc_source=10.0.0.1 mc_group=239.1.1.1
+-- m1"
+has "map: what dsrd logs" "$stderr" \
+	"dsrd: dsr0: mcast map group 239.1.1.10 source 10.0.0.2: mapped" \
+	"dsrd: dsr0: mcast map group 239.1.1.11 source 10.0.0.3: unmapped"
+
+if [[ -x $AHCTL ]] && ! ldd "$AHCTL" 2>/dev/null | grep -q libasan; then
+	dsrd_req=$(sed -n '/^-- m1$/,$p' <<< "$req" | grep '^mcast_' |
+		sed 's/ ifindex=7//' | grep -v mcast_leave)
+	: > "$LOG"
+	LD_PRELOAD=$FAKE FAKE_DSR_LOG=$LOG "$AHCTL" dsr mcast unmap dsr0 \
+		group 239.1.1.11 source 10.0.0.3
+	LD_PRELOAD=$FAKE FAKE_DSR_LOG=$LOG "$AHCTL" dsr mcast unmap dsr0 \
+		source 10.0.0.2 group 239.1.1.10
+	LD_PRELOAD=$FAKE FAKE_DSR_LOG=$LOG "$AHCTL" dsr mcast map dsr0 \
+		group 239.1.1.10 source 10.0.0.4
+	same "each MAP and UNMAP is ahctl's for the same words" "$dsrd_req" \
+		"$(sed 's/ ifname=dsr0//' "$LOG")"
+else
+	result 1 "each MAP and UNMAP is ahctl's for the same words # SKIP no ahctl without ASan"
+fi
+
+# refused (the map full): counted, not kept, sent again on the next
+# reload; already in the kernel's map (made with ahctl): kept, no failure
+mconf m2 "239.1.1.10 10.0.0.1" "239.1.1.11 10.0.0.3"
+run m1 FAKE_DSR_ERROR="28:the source map is full (16 groups)" \
+	FAKE_DSR_ERROR_GROUP=239.1.1.11 m2 FAKE_DSR_ERROR= m2 m2
+same "a refused map: counted, not kept; the next reload maps it" "$stdout
+$(grep -v '^--' <<< "$req" | grep -c "$M mc_source=10.0.0.3")" \
+"m1: failed 0; joined by dsrd:; mapped by dsrd: group 239.1.1.10 source 10.0.0.1; group 239.1.1.10 source 10.0.0.4
+m2: failed 1; joined by dsrd:; mapped by dsrd: group 239.1.1.10 source 10.0.0.1
+m2: failed 0; joined by dsrd:; mapped by dsrd: group 239.1.1.10 source 10.0.0.1; group 239.1.1.11 source 10.0.0.3
+m2: failed 0; joined by dsrd:; mapped by dsrd: group 239.1.1.10 source 10.0.0.1; group 239.1.1.11 source 10.0.0.3
+2"
+has "a refused map: the kernel's reason, and what it means" "$stderr" \
+	"dsrd: No space left on device: the source map is full (16 groups)" \
+	"dsrd: dsr0: mcast map group 239.1.1.11 source 10.0.0.3: cannot map (the kernel's map is full)"
+run m1 FAKE_DSR_ERROR="17:the group has that source already" \
+	FAKE_DSR_ERROR_GROUP=239.1.1.11 m2 FAKE_DSR_ERROR= m2
+same "a map the kernel has already: kept as dsrd's, not a failure" "$stdout
+$(grep -c "$M" <<< "$req")" \
+"m1: failed 0; joined by dsrd:; mapped by dsrd: group 239.1.1.10 source 10.0.0.1; group 239.1.1.10 source 10.0.0.4
+m2: failed 0; joined by dsrd:; mapped by dsrd: group 239.1.1.10 source 10.0.0.1; group 239.1.1.11 source 10.0.0.3
+m2: failed 0; joined by dsrd:; mapped by dsrd: group 239.1.1.10 source 10.0.0.1; group 239.1.1.11 source 10.0.0.3
+3"
+
+# unmaps: refused (kept, sent again), or of a pair the kernel has not
+# (unmapped with ahctl: forgotten, not a failure)
+run m1 FAKE_DSR_ERROR="1:no" none FAKE_DSR_ERROR= none
+same "a refused unmap: counted, kept; the next reload unmaps again" \
+	"$stdout
+$(grep -c "$U" <<< "$req")" \
+"m1: failed 0; joined by dsrd:; mapped by dsrd: group 239.1.1.10 source 10.0.0.1; group 239.1.1.10 source 10.0.0.4
+none: failed 2; joined by dsrd:; mapped by dsrd: group 239.1.1.10 source 10.0.0.1; group 239.1.1.10 source 10.0.0.4
+none: failed 0; joined by dsrd:
+4"
+run m1 FAKE_DSR_ERROR="2:the group has no such source in the map" none none
+same "an unmap of a pair the kernel has not: forgotten, not a failure" \
+	"$stdout
+$(grep -c "$U" <<< "$req")" \
+"m1: failed 0; joined by dsrd:; mapped by dsrd: group 239.1.1.10 source 10.0.0.1; group 239.1.1.10 source 10.0.0.4
+none: failed 0; joined by dsrd:
+none: failed 0; joined by dsrd:
+2"
+has "an unmap of a pair the kernel has not: logged" "$stderr" \
+	"dsrd: dsr0: mcast map group 239.1.1.10 source 10.0.0.4: not in the kernel's map (unmapped meanwhile); forgotten"
+
+# a start stops at the first map refused, before any join
+run FAKE_DSR_ERROR="22:group must be multicast, not 224.0.0.0/24" \
+	FAKE_DSR_ERROR_GROUP=239.1.1.11 mstart
+same "start: a refused map stops it, nothing after it" "$stdout
+$(grep -v '^--' <<< "$req")" \
+"mstart: failed 1; joined by dsrd:; mapped by dsrd: group 239.1.1.10 source 10.0.0.1; group 239.1.1.10 source 10.0.0.2
+$M mc_source=10.0.0.1 mc_group=239.1.1.10
+$M mc_source=10.0.0.2 mc_group=239.1.1.10
+$M mc_source=10.0.0.3 mc_group=239.1.1.11"
+
 # ---- no [mcast]: no requests ------------------------------------------------
 run none none
 same "no [mcast]: the module is not asked anything" "$req" "-- none
@@ -314,5 +440,10 @@ dsrd_check "valid Chains" "$TMP/good" "0 "
 conf bad "10.0.0.1 239.1.1.1 2" "10.0.0.1 239.1.1.2 1 Chain=dup,cap,0,fanout"
 dsrd_check "a Chain with cap 0, exit 2" "$TMP/bad" \
 	"2 dsrd: $TMP/bad:11: Chain: invalid cap '0' (layers that go on, 1..128)"
+mconf good "239.1.1.10 10.0.0.1 10.0.0.2 10.0.0.3 10.0.0.4" "239.1.1.11 10.0.0.1"
+dsrd_check "valid [mcast.map] sections" "$TMP/good" "0 "
+mconf bad "239.1.1.10 10.0.0.1" "239.1.1.10 10.0.0.2"
+dsrd_check "a group mapped in two sections, exit 2" "$TMP/bad" \
+	"2 dsrd: $TMP/bad:7: a [mcast.map] for group 239.1.1.10 already exists (line 3)"
 
 ktap_done

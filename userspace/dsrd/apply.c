@@ -14,7 +14,8 @@
  *	slaves		release gone ones, enslave new ones
  *	address		RTM_DELADDR the old one, RTM_NEWADDR the new
  *	(start: the device is set up)
- *	mcast		LEAVE the groups taken out; JOIN new and changed ones,
+ *	mcast		UNMAP the mapped sources taken out, MAP new ones;
+ *			LEAVE the groups taken out; JOIN new and changed ones,
  *			then their CHAIN (a changed Chain alone: only it)
  *	slice		GRANT each lease whose interface is not granted
  *
@@ -310,7 +311,8 @@ int apply_reload(struct dsrd *d, const struct conf *c)
 
 /*
  * The slices keep their grants: each ends at its lease, or by ahctl.  The
- * multicast groups go with the device: no LEAVE.
+ * multicast groups and the source map go with the device: no LEAVE, no
+ * UNMAP.
  */
 int apply_teardown(struct dsrd *d)
 {
@@ -320,6 +322,7 @@ int apply_teardown(struct dsrd *d)
 		log_info("slice: %zu grants stay (ahctl slice show)", d->nsl);
 	d->nsl = 0;
 	d->nmc = 0;
+	d->nmm = 0;
 
 	while (d->ntr)
 		if (tr_detach(d, d->ntr - 1)) {

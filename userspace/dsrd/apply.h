@@ -77,8 +77,9 @@ int slaves_apply(struct dsrd *d, const struct conf *c, struct run *r);
 int addr_apply(struct dsrd *d, const struct conf *c, struct run *r);
 
 /*
- * mcast: leave the groups dsrd joined that @c has not, join those of @c
- * that are new or changed (the device is set up, with its address)
+ * mcast: unmap the sources dsrd mapped that @c has not, map those of @c
+ * that are new; leave the groups dsrd joined that @c has not, join those
+ * of @c that are new or changed (the device is set up, with its address)
  */
 int mc_apply(struct dsrd *d, const struct conf *c, struct run *r);
 

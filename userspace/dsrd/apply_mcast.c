@@ -21,9 +21,19 @@
  * next reload sends it again; one refused as of no such group (left with
  * ahctl meanwhile) forgets the join as well, for the next reload to join
  * again.
+ *
+ * The source map, [mcast.map], comes first (a local socket's any-source
+ * join may wait for it): one MCAST_MAP for each (group, source) that is
+ * new, one MCAST_UNMAP for each that dsrd mapped and the file no longer
+ * has, nothing for the others.  A map the kernel has already (made with
+ * ahctl) is taken as dsrd's; an unmap of a pair the kernel has not
+ * (unmapped with ahctl) forgets it.  A map that fails is not kept and an
+ * unmap that fails keeps the pair, so the next reload tries again.
  */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <linux/ah_dsr.h>
@@ -237,10 +247,138 @@ static int mc_section(struct dsrd *d, const struct conf_mcast *cm)
 	return mc_set_chain(d, cm, (size_t)i, joined);
 }
 
+/* ---- the source map ----------------------------------------------------- */
+
+static int mm_send(struct dsrd *d, uint32_t group, uint32_t source, bool map)
+{
+	struct nl_msg *msg = dsr_dev_msg(d, map ? DSR_CMD_MCAST_MAP :
+					 DSR_CMD_MCAST_UNMAP);
+	struct dsr_mc_req req = { 0 };
+
+	if (!msg)
+		return -1;
+	/* the attributes "ahctl dsr mcast map" sends */
+	dsr_mc_set(&req, DSR_A_MC_GROUP, group);
+	dsr_mc_set(&req, DSR_A_MC_SOURCE, source);
+	if (dsr_mc_put(msg, &req, false))
+		return put_failed(msg);
+	errno = 0;
+	return fam_send(d, FAM_DSR, msg);
+}
+
+/* "group G source S" */
+static const char *mm_str(uint32_t group, uint32_t source, char *s,
+			  size_t len)
+{
+	char g[INET_ADDRSTRLEN], a[INET_ADDRSTRLEN];
+	struct in_addr in = { .s_addr = group };
+
+	inet_ntop(AF_INET, &in, g, sizeof(g));
+	in.s_addr = source;
+	inet_ntop(AF_INET, &in, a, sizeof(a));
+	snprintf(s, len, "group %s source %s", g, a);
+	return s;
+}
+
+static bool mm_in_conf(const struct conf *c, uint32_t group, uint32_t source)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->nmm; i++) {
+		if (c->mm[i].group != group)
+			continue;
+		for (j = 0; j < c->mm[i].nsource; j++)
+			if (c->mm[i].source[j] == source)
+				return true;
+	}
+	return false;
+}
+
+static bool mm_held(const struct dsrd *d, uint32_t group, uint32_t source)
+{
+	size_t i;
+
+	for (i = 0; i < d->nmm; i++)
+		if (d->mm[i].group == group && d->mm[i].source == source)
+			return true;
+	return false;
+}
+
+static int mm_unmap(struct dsrd *d, size_t i)
+{
+	char s[2 * INET_ADDRSTRLEN + 16];
+
+	mm_str(d->mm[i].group, d->mm[i].source, s, sizeof(s));
+	if (mm_send(d, d->mm[i].group, d->mm[i].source, false)) {
+		if (errno != ENOENT) {
+			log_err("%s: mcast map %s: cannot unmap; the next reload tries again",
+				d->device, s);
+			return -1;
+		}
+		log_info("%s: mcast map %s: not in the kernel's map (unmapped meanwhile); forgotten",
+			 d->device, s);
+	} else {
+		log_info("%s: mcast map %s: unmapped", d->device, s);
+	}
+	memmove(&d->mm[i], &d->mm[i + 1], (d->nmm - i - 1) * sizeof(d->mm[0]));
+	d->nmm--;
+	return 0;
+}
+
+static int mm_map(struct dsrd *d, uint32_t group, uint32_t source)
+{
+	char s[2 * INET_ADDRSTRLEN + 16];
+
+	mm_str(group, source, s, sizeof(s));
+	if (d->nmm == ARRAY_SIZE(d->mm)) {
+		log_err("%s: mcast map %s: not mapped: dsrd holds %zu pairs already (unmaps failed)",
+			d->device, s, d->nmm);
+		return -1;
+	}
+	if (mm_send(d, group, source, true)) {
+		if (errno != EEXIST) {
+			log_err("%s: mcast map %s: cannot map%s", d->device, s,
+				errno == ENOSPC ? " (the kernel's map is full)" : "");
+			return -1;
+		}
+		log_info("%s: mcast map %s: in the kernel's map already; kept as the file's",
+			 d->device, s);
+	} else {
+		log_info("%s: mcast map %s: mapped", d->device, s);
+	}
+	d->mm[d->nmm].group = group;
+	d->mm[d->nmm++].source = source;
+	return 0;
+}
+
+static int mm_apply(struct dsrd *d, const struct conf *c, struct run *r)
+{
+	const struct conf_mcmap *mm;
+	size_t i, j;
+
+	for (i = d->nmm; i-- > 0;)
+		if (!mm_in_conf(c, d->mm[i].group, d->mm[i].source) &&
+		    mm_unmap(d, i) && step_failed(r))
+			return -1;
+	for (i = 0; i < c->nmm; i++) {
+		mm = &c->mm[i];
+		for (j = 0; j < mm->nsource; j++)
+			if (!mm_held(d, mm->group, mm->source[j]) &&
+			    mm_map(d, mm->group, mm->source[j]) &&
+			    step_failed(r))
+				return -1;
+	}
+	return 0;
+}
+
+/* ---- all of it ----------------------------------------------------------- */
+
 int mc_apply(struct dsrd *d, const struct conf *c, struct run *r)
 {
 	size_t i;
 
+	if (mm_apply(d, c, r))
+		return -1;
 	for (i = d->nmc; i-- > 0;)
 		if (!mc_in_conf(c, &d->mc[i]) && mc_leave(d, i) &&
 		    step_failed(r))

@@ -38,6 +38,7 @@ static const char *const section_names[__S_MAX] = {
 	[S_TRANSIT] = "transit",
 	[S_SLICE] = "slice",
 	[S_MCAST] = "mcast",
+	[S_MCAST_MAP] = "mcast.map",
 	[S_LOG] = "log",
 };
 
@@ -238,6 +239,7 @@ static const struct key *const section_keys[__S_MAX] = {
 	[S_TRANSIT] = tr_keys,
 	[S_SLICE] = sl_keys,
 	[S_MCAST] = mc_keys,
+	[S_MCAST_MAP] = mm_keys,
 	[S_LOG] = log_keys,
 };
 
@@ -296,6 +298,8 @@ static int section_finish(struct parser *p)
 		return sl_finish(p, cur_sl(p));
 	case S_MCAST:
 		return mc_finish(p, cur_mc(p));
+	case S_MCAST_MAP:
+		return mm_finish(p, cur_mm(p));
 	default:
 		return 0;
 	}
@@ -306,7 +310,7 @@ static int section_start(struct parser *p, enum section s)
 	struct conf *c = p->c;
 
 	if (p->first[s] && s != S_MACFILTER && s != S_TRANSIT &&
-	    s != S_SLICE && s != S_MCAST)
+	    s != S_SLICE && s != S_MCAST && s != S_MCAST_MAP)
 		return perr(p, "section [%s] given twice (first at line %u)",
 			    section_names[s], p->first[s]);
 	if (!p->first[s])
@@ -319,8 +323,13 @@ static int section_start(struct parser *p, enum section s)
 	if (s == S_MCAST && c->nmc == CONF_MAX_MCAST)
 		return perr(p, "more than %d [mcast] sections (the groups a DSR device has)",
 			    CONF_MAX_MCAST);
+	if (s == S_MCAST_MAP && c->nmm == CONF_MAX_MCMAP)
+		return perr(p, "more than %d [mcast.map] sections (the groups of a DSR device's source map)",
+			    CONF_MAX_MCMAP);
 	if (s == S_MCAST)
 		c->mc[c->nmc++].line = p->line;
+	if (s == S_MCAST_MAP)
+		c->mm[c->nmm++].line = p->line;
 	if (s == S_MACFILTER)
 		c->mf[c->nmf++].line = p->line;
 	if (s == S_TRANSIT) {
@@ -355,7 +364,7 @@ static int parse_header(struct parser *p, char *s)
 		if (!strcmp(s, section_names[i]))
 			break;
 	if (i == __S_MAX)
-		return perr(p, "unknown section [%s] (dsr, dsr.params, macfilter, transit, slice, mcast or log)",
+		return perr(p, "unknown section [%s] (dsr, dsr.params, macfilter, transit, slice, mcast, mcast.map or log)",
 			    s);
 	if (section_finish(p))
 		return -1;

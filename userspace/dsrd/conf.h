@@ -9,10 +9,11 @@
  *	[slice]		Interface, Slice, Lease, Mode, Keep
  *	[mcast]		Source, Group, Layers, Tag, Offset, Id, Tids,
  *			GroupLayers, Chain
+ *	[mcast.map]	Group, Source...
  *	[log]		Stats*, Events*
  *
  * [macfilter], [transit] and [slice] may be repeated, one per interface,
- * [mcast] one per (source, group).  The
+ * [mcast] one per (source, group), [mcast.map] one per group.  The
  * parser needs no netlink: everything is checked that can be checked
  * without the kernel, and the first error is reported as "FILE:LINE:
  * message".  Parameter ranges are the kernel's to check.
@@ -35,6 +36,7 @@
 #define CONF_MAX_SLAVES		32
 #define CONF_MAX_SECTIONS	32	/* [macfilter], [transit], [slice] each */
 #define CONF_MAX_MCAST		DSR_MC_MAX_GROUPS	/* [mcast]: a dsr0's */
+#define CONF_MAX_MCMAP		DSR_MC_MAP_GROUPS	/* [mcast.map] */
 #define CONF_PATH_MAX		1024
 #define CONF_FILE_MAX		(1 << 20)	/* bytes in a file */
 #define CONF_LINE_MAX		4096
@@ -125,6 +127,19 @@ struct conf_mcast {
 	struct dsr_mc_chain chain;
 };
 
+/*
+ * The sources an any-source join of @group by a local socket joins the
+ * trees of, as "ahctl dsr mcast map" maps them one by one: the group and
+ * its sources checked as it checks them, each source once.
+ */
+struct conf_mcmap {
+	unsigned int line;
+	uint32_t group;				/* network byte order */
+	uint32_t source[DSR_MC_MAP_SOURCES];	/* network byte order */
+	unsigned int source_line[DSR_MC_MAP_SOURCES];
+	size_t nsource;
+};
+
 struct conf_log {
 	unsigned int stats_interval;	/* seconds; 0: no stats */
 	char stats_file[CONF_PATH_MAX];
@@ -145,6 +160,8 @@ struct conf {
 	size_t nsl;
 	struct conf_mcast mc[CONF_MAX_MCAST];
 	size_t nmc;
+	struct conf_mcmap mm[CONF_MAX_MCMAP];
+	size_t nmm;
 	struct conf_log log;
 };
 

@@ -7,6 +7,10 @@
  * ahctl takes.  Chain is the words of "ahctl dsr mcast chain" after the
  * group's, checked by the same parser, the module's rules with them.
  * Whether the kernel takes the join is the apply step's to see.
+ *
+ * [mcast.map]: the source map of "ahctl dsr mcast map", a section a
+ * group: Group, and a Source line for each of its mapped sources, the
+ * values checked as ahctl checks them.
  */
 #include <arpa/inet.h>
 #include <inttypes.h>
@@ -72,18 +76,11 @@ static int mc_unique(struct parser *p)
 	return 0;
 }
 
-static int mc_key(struct parser *p, int k, const char *v)
+/* @v, the value of @key, refused by dsr_mc_value() as @r: its message */
+static int mc_value_err(struct parser *p, const struct dsr_mc_field *f,
+			const char *key, const char *v, enum dsr_mc_bad r)
 {
-	const struct dsr_mc_field *f = dsr_mc_field_id(mc_key_ids[k]);
-	const char *key = mc_keys[k].name;
-	uint32_t x;
-
-	switch (dsr_mc_value(f, v, &x)) {
-	case DSR_MC_VALUE_OK:
-		break;
-	case DSR_MC_BAD_ADDR:
-		return perr(p, "invalid %s '%s' (an IPv4 address A.B.C.D)",
-			    key, v);
+	switch (r) {
 	case DSR_MC_BAD_SOURCE:
 		return perr(p, "invalid %s '%s' (" DSR_MC_SOURCE_RULE ")", key,
 			    v);
@@ -96,7 +93,22 @@ static int mc_key(struct parser *p, int k, const char *v)
 	case DSR_MC_BAD_MODE:
 		return perr(p, "invalid %s '%s' (" DSR_MC_MODE_RULE ")", key,
 			    v);
+	default:
+		return perr(p, "invalid %s '%s' (an IPv4 address A.B.C.D)",
+			    key, v);
 	}
+}
+
+static int mc_key(struct parser *p, int k, const char *v)
+{
+	const struct dsr_mc_field *f = dsr_mc_field_id(mc_key_ids[k]);
+	const char *key = mc_keys[k].name;
+	enum dsr_mc_bad r;
+	uint32_t x;
+
+	r = dsr_mc_value(f, v, &x);
+	if (r != DSR_MC_VALUE_OK)
+		return mc_value_err(p, f, key, v, r);
 	dsr_mc_set(&cur_mc(p)->req, f->id, x);
 	return k == K_SOURCE || k == K_GROUP ? mc_unique(p) : 0;
 }
@@ -238,5 +250,76 @@ int mc_finish(struct parser *p, struct conf_mcast *mc)
 			       kl[K_LAYERS], kl[K_GROUP_LAYERS]);
 	}
 	dsr_mc_tag_defaults(&mc->req);
+	return 0;
+}
+
+/* ---- [mcast.map] --------------------------------------------------------- */
+
+enum {
+	M_GROUP,
+	M_SOURCE,
+	__M_MAX,
+};
+
+_Static_assert(__M_MAX <= MAX_KEYS, "MAX_KEYS");
+
+/* @v as the value of ahctl's keyword for @id (group or source) */
+static int mm_addr(struct parser *p, int id, const char *key, const char *v,
+		   uint32_t *out)
+{
+	const struct dsr_mc_field *f = dsr_mc_field_id(id);
+	enum dsr_mc_bad r = dsr_mc_value(f, v, out);
+
+	return r == DSR_MC_VALUE_OK ? 0 : mc_value_err(p, f, key, v, r);
+}
+
+static int mm_group(struct parser *p, char *v)
+{
+	struct conf_mcmap *mm = cur_mm(p);
+	char g[INET_ADDRSTRLEN];
+	size_t i;
+
+	if (mm_addr(p, DSR_A_MC_GROUP, "Group", v, &mm->group))
+		return -1;
+	for (i = 0; i + 1 < p->c->nmm; i++)
+		if (p->c->mm[i].group == mm->group)
+			return perr(p, "a [mcast.map] for group %s already exists (line %u)",
+				    addr_str(mm->group, g), p->c->mm[i].line);
+	return 0;
+}
+
+static int mm_source(struct parser *p, char *v)
+{
+	struct conf_mcmap *mm = cur_mm(p);
+	char s[INET_ADDRSTRLEN];
+	uint32_t a;
+	size_t i;
+
+	if (mm_addr(p, DSR_A_MC_SOURCE, "Source", v, &a))
+		return -1;
+	for (i = 0; i < mm->nsource; i++)
+		if (mm->source[i] == a)
+			return perr(p, "Source %s given twice in this section (first at line %u)",
+				    addr_str(a, s), mm->source_line[i]);
+	if (mm->nsource == DSR_MC_MAP_SOURCES)
+		return perr(p, "more than %d Source lines (the sources a group of the map takes)",
+			    DSR_MC_MAP_SOURCES);
+	mm->source_line[mm->nsource] = p->line;
+	mm->source[mm->nsource++] = a;
+	return 0;
+}
+
+const struct key mm_keys[] = {
+	[M_GROUP] = { "Group", false, mm_group },
+	[M_SOURCE] = { "Source", true, mm_source },
+	[__M_MAX] = { NULL, false, NULL },
+};
+
+int mm_finish(struct parser *p, struct conf_mcmap *mm)
+{
+	if (!p->key_line[M_GROUP])
+		return perr_at(p, mm->line, "[mcast.map] without Group");
+	if (!mm->nsource)
+		return perr_at(p, mm->line, "[mcast.map] without Source");
 	return 0;
 }

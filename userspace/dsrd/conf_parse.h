@@ -20,6 +20,7 @@ enum section {
 	S_TRANSIT,
 	S_SLICE,
 	S_MCAST,
+	S_MCAST_MAP,
 	S_LOG,
 	__S_MAX,
 };
@@ -65,6 +66,11 @@ static inline struct conf_mcast *cur_mc(struct parser *p)
 	return &p->c->mc[p->c->nmc - 1];
 }
 
+static inline struct conf_mcmap *cur_mm(struct parser *p)
+{
+	return &p->c->mm[p->c->nmm - 1];
+}
+
 /* Values: 0, or -1 with the error in p->err */
 int parse_uint(struct parser *p, const char *key, const char *s,
 	       uint32_t min, uint32_t max, uint32_t *v);
@@ -84,25 +90,27 @@ struct key {
 	int (*parse)(struct parser *p, char *v);
 };
 
-/* The keys of [dsr], [macfilter], [transit], [slice], [mcast]; a NULL
- * name ends each. */
+/* The keys of [dsr], [macfilter], [transit], [slice], [mcast] and
+ * [mcast.map]; a NULL name ends each. */
 extern const struct key dsr_keys[];
 extern const struct key mf_keys[];
 extern const struct key tr_keys[];
 extern const struct key sl_keys[];
 extern const struct key mc_keys[];
+extern const struct key mm_keys[];
 
 /* A parameter of [dsr.params], or of [transit] (any other key). */
 int dsr_param(struct parser *p, const char *key, const char *v);
 int tr_param(struct parser *p, const char *key, const char *v);
 
-/* The checks when a [macfilter], [slice] or [mcast] ends (mc_finish:
- * what a join lacks, fields that do not go together, the tag's
- * defaults), and when the file does (check_slices: no lease of an
- * interface the node uses itself). */
+/* The checks when a [macfilter], [slice], [mcast] or [mcast.map] ends
+ * (mc_finish: what a join lacks, fields that do not go together, the
+ * tag's defaults; mm_finish: a group and a source), and when the file
+ * does (check_slices: no lease of an interface the node uses itself). */
 int mf_finish(struct parser *p, struct conf_macfilter *mf);
 int sl_finish(struct parser *p, struct conf_slice *sl);
 int mc_finish(struct parser *p, struct conf_mcast *mc);
+int mm_finish(struct parser *p, struct conf_mcmap *mm);
 int check_gateway(struct parser *p);
 int check_slices(struct parser *p);
 

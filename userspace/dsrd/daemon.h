@@ -123,6 +123,11 @@ struct dsrd {
 		bool set;
 		struct dsr_mc_chain ch;
 	} mc_chain[CONF_MAX_MCAST];
+	/* the (group, source) pairs of [mcast.map] the kernel's map took */
+	struct mm_applied {
+		uint32_t group, source;		/* network byte order */
+	} mm[CONF_MAX_MCMAP * DSR_MC_MAP_SOURCES];
+	size_t nmm;
 
 	/* logs */
 	struct statlog stats;	/* stats.fd < 0: none */
