@@ -6,7 +6,8 @@
 # which only nl80211 moves: the kernel keeps the grant waiting for the phy
 # (ahctl moves it), and when the grant ends it takes the interface down at
 # once and keeps it down until the phy is back in the node (ahctl moves it
-# back on revoke; cfg80211 does when the slice's namespace exits).
+# back on revoke; cfg80211 does when the slice's namespace exits).  dsrd
+# does what ahctl does for a [slice] lease of its config.
 #
 #   node 1: wlan0 (a mac80211_hwsim radio, phy P) --grant--> slice s1
 #   traffic: the slice sends broadcast pings into an IBSS of its own
@@ -224,6 +225,40 @@ test_force() {
 	ip netns exec "$AH_PREFIX"s2 iw phy "$PHY" set netns name "$N1"
 }
 
+# dsrd on node 1 leases wlan0 to s1 ([slice], move mode): it moves the
+# phy in and the grant is active; a reload without the lease revokes it
+# and brings the phy back; dsrd stops and leaves no dsr0
+test_dsrd() {
+	local dsrd=$AH_ROOT/userspace/dsrd/dsrd conf=$AH_TMP/dsrd.conf pid rc=0
+	fresh && slice s1 || return 1
+	[[ -x $dsrd ]] || { diag "no $dsrd: make userspace"; return 1; }
+	load_module dsr || return 1
+	printf '[dsr]\nAddress = 10.8.0.1/24\n[slice]\nInterface = wlan0\nSlice = %s\nMode = move\n' \
+		"${AH_PREFIX}s1" > "$conf"
+	# a grandchild: no zombie of ours for kill -0 to see
+	("$dsrd" -N "$N1" -f -c "$conf" > /dev/null 2> "$AH_TMP/dsrd.err" &)
+	check "dsrd's lease: active in the slice" \
+		busywait 15000 state_is active &&
+	check "  wlan0 in the slice" has_dev s1 &&
+	check "  with its phy" phy_in s1 || rc=1
+	pid=$(pgrep -f "dsrd -N $N1" | head -1)
+	if ((!rc)); then
+		printf '[dsr]\nAddress = 10.8.0.1/24\n' > "$conf"
+		kill -HUP "$pid"
+		check "reload without the lease: wlan0 back in the node" \
+			busywait 10000 has_dev 1 &&
+		check "  with its phy" busywait 3000 phy_in 1 &&
+		check "  and no grant" busywait 3000 not granted &&
+		check "  dsrd keeps running" kill -0 "$pid" || rc=1
+	fi
+	diag "$(grep -h '^dsrd: slice' "$AH_TMP/dsrd.err" | paste -sd';')"
+	[[ -n $pid ]] && kill -TERM "$pid"
+	busywait 10000 not kill -0 "$pid" 2>/dev/null &&
+	check "stopped: no dsr0 left" \
+		not ip -n "$N1" link show dsr0 2>/dev/null || rc=1
+	return $rc
+}
+
 test_slice_exit() {
 	fresh && slice s1 || return 1
 	grant s1 && on_air s1 || return 1
@@ -247,7 +282,7 @@ test_radio_gone() {
 AH_TMP=$(mktemp -d)
 trap 'ah_cleanup; unload_module mac80211_hwsim; rm -rf "$AH_TMP"' EXIT
 shared_setup setup
-ktap_begin 8
+ktap_begin 9
 run_case "a wireless interface moves into its slice with its phy, and back" \
 	test_move_and_back
 run_case "a grant waits for its phy, held down, and ends if none comes" \
@@ -259,6 +294,8 @@ run_case "the slice moves the phy on: the grant ends, held where it went" \
 run_case "the slice deletes the interface: the grant keeps its phy" \
 	test_phy_kept
 run_case "a forced revoke ends a grant whose phy is elsewhere" test_force
+run_case "dsrd leases wlan0 to a slice with its phy, and takes it back on reload" \
+	test_dsrd
 run_case "the slice's namespace exits under traffic" test_slice_exit
 run_case "the radio goes away under traffic" test_radio_gone
 ktap_end
