@@ -936,7 +936,14 @@ static int dsr_decap_frag(struct dsr_priv *priv, struct sk_buff *skb,
 	return 0;
 }
 
-static void dsr_deliver(struct dsr_priv *priv, struct sk_buff *skb,
+/*
+ * A packet for us, its DSR header taken off, handed to IP as dsr0's: the
+ * slave's receive goes round again with skb->dev dsr0
+ * (RX_HANDLER_ANOTHER, as bonding does), so the packet reaches dsr0's
+ * taps and ip_rcv() in this pass, not a second trip through the backlog
+ * queue (netif_rx()).  False: dropped and counted.
+ */
+static bool dsr_deliver(struct dsr_priv *priv, struct sk_buff *skb,
 			const struct dsr_parsed *p, bool mcast)
 {
 	if (dsr_must_copy(skb, ip_hdrlen(skb) + p->len))
@@ -944,7 +951,7 @@ static void dsr_deliver(struct dsr_priv *priv, struct sk_buff *skb,
 	if (dsr_strip_hdr(skb, p) || dsr_decap_frag(priv, skb, mcast)) {
 		dsr_stat(priv, DSR_S_NOMEM);
 		kfree_skb(skb);
-		return;
+		return false;
 	}
 	skb_dst_drop(skb);
 	nf_reset_ct(skb);
@@ -955,7 +962,7 @@ static void dsr_deliver(struct dsr_priv *priv, struct sk_buff *skb,
 	skb->mac_len = 0;
 	dsr_stat(priv, DSR_S_DELIVERED);
 	dev_sw_netstats_rx_add(priv->dev, skb->len);
-	netif_rx(skb);
+	return true;
 }
 
 /* An ICMP Parameter Problem for skb (received on s), pointer ptr. */
@@ -1011,8 +1018,9 @@ static bool dsr_overheard_wanted(struct dsr_priv *priv,
  * DSR headers linear (the payload need not be: dsr_rx_need()).  An
  * overheard skb may be shared (with a packet tap): it is only read.
  */
-static void dsr_rcv(struct dsr_priv *priv, struct dsr_slave *s,
-		    struct sk_buff *skb, unsigned int tot_len, bool overheard)
+static rx_handler_result_t dsr_rcv(struct dsr_priv *priv,
+				   struct dsr_slave *s, struct sk_buff *skb,
+				   unsigned int tot_len, bool overheard)
 {
 	unsigned int ihl = ip_hdrlen(skb);
 	struct sk_buff_head out;
@@ -1037,11 +1045,11 @@ static void dsr_rcv(struct dsr_priv *priv, struct dsr_slave *s,
 		if (bad == DSR_BAD_SEGS_LEFT && !overheard)
 			dsr_param_problem(priv, s, skb, ihl + p.bad_off + 3);
 		kfree_skb(skb);
-		return;
+		return RX_HANDLER_CONSUMED;
 	}
 	if (overheard && !dsr_overheard_wanted(priv, &p, ip_hdr(skb))) {
 		consume_skb(skb);
-		return;
+		return RX_HANDLER_CONSUMED;
 	}
 	c.p = &p;
 	c.dh = skb->data + ihl;
@@ -1065,10 +1073,12 @@ static void dsr_rcv(struct dsr_priv *priv, struct dsr_slave *s,
 	trace_dsr_recv(priv->dev, c.self, saddr, daddr, id, c.tx, len,
 		       overheard, verdict);
 	dsr_out_flush(priv);
-	if (verdict == DSR_RX_DELIVER || verdict == DSR_RX_DELIVER_MC)
-		dsr_deliver(priv, skb, &p, verdict == DSR_RX_DELIVER_MC);
-	else if (verdict == DSR_RX_DROP)
+	if ((verdict == DSR_RX_DELIVER || verdict == DSR_RX_DELIVER_MC) &&
+	    dsr_deliver(priv, skb, &p, verdict == DSR_RX_DELIVER_MC))
+		return RX_HANDLER_ANOTHER;
+	if (verdict == DSR_RX_DROP)
 		consume_skb(skb);
+	return RX_HANDLER_CONSUMED;
 }
 
 /*
@@ -1161,8 +1171,8 @@ rx_handler_result_t dsr_slave_rx(struct sk_buff **pskb,
 		memset(skb->cb, 0, sizeof(skb->cb));
 		skb_orphan(skb);
 	}
-	dsr_rcv(s->priv, s, skb, len, overheard);
-	return RX_HANDLER_CONSUMED;
+	*pskb = skb;
+	return dsr_rcv(s->priv, s, skb, len, overheard);
 bad:
 	dsr_stat(s->priv, DSR_S_MALFORMED_IP);
 	kfree_skb(skb);
