@@ -71,9 +71,26 @@ fails() {
 	[[ $rc == 1 ]] && grep -qi -- "$MSG" <<< "$out"
 }
 
+# still_link: no frame on the S-R link while a case compares counters.
+# The neighbour entries at both ends are made permanent: after the
+# flood, one that went STALE is probed with an ARP request some seconds
+# later, a frame the engine counts (it moved passes from 0 to 1 in a
+# debug-lane run); then the link has been quiet for a second.
+still_link() {
+	local mac_r mac_s
+	mac_r=$(ip -n "$(ns $TR_R)" -j link show pio1 | jq -r '.[0].address') &&
+	mac_s=$(ip -n "$(ns $TR_S)" -j link show pio1p | jq -r '.[0].address') &&
+	ip -n "$(ns $TR_S)" neigh replace $TR_R1 lladdr "$mac_r" dev pio1p \
+		nud permanent &&
+	ip -n "$(ns $TR_R)" neigh replace $TR_SRC lladdr "$mac_s" dev pio1 \
+		nud permanent &&
+	busywait 10000 drained
+}
+
 test_bad_requests() {
 	local before after
 	shared || return 1
+	check "the link to S is quiet" still_link || return 1
 	before=$(tr $TR_R -j show dev pio1)
 	MSG="no device" check "unknown device" fails tr $TR_R attach dev nosuch &&
 	MSG="already attached" check "attached twice" fails tr $TR_R attach dev pio1 &&
