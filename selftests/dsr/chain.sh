@@ -100,6 +100,16 @@ decoded() {
 			if ($1 ~ /:dsr:tcp/) n++
 			if ($4 + 0 > max) max = $4 + 0 }
 			END { print n + 0, bad + 0, max + 0 }')
+	# what tshark found wrong, so that a failure says which frame and why
+	[[ ${DECODED#* } == 0\ * ]] ||
+		tshark -r "$CAP" -T fields -E 'separator=|' -E occurrence=a \
+			-e frame.number -e _ws.malformed -e _ws.expert.severity \
+			-e _ws.expert.message -e frame.protocols -e frame.len \
+			-e ip.id -e tcp.seq 2>/dev/null |
+		awk -F'|' '{ s = 0; split($3, v, ",")
+			for (i in v) if (v[i] + 0 >= 8388608) s = 1 }
+			$2 != "" || s' | head -3 |
+		while read -r line; do diag "tshark: $line"; done
 	rm -f "$CAP"
 }
 
