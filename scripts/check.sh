@@ -224,7 +224,9 @@ make_queue() {
 # keep one guest at a time, with two vCPUs: they are where races between
 # CPUs are hunted.
 if [[ $T != unit && $T != twohost ]]; then
-	if ((DEBUG)) && [[ -z $T && ${DEBUG_SPLIT:-1} == 1 ]] && ((${#KERNELS[@]})); then
+	# (not the soak: its debug kernel runs soak.sh in one guest below)
+	if ((DEBUG && !SOAK)) && [[ -z $T && ${DEBUG_SPLIT:-1} == 1 ]] &&
+	   ((${#KERNELS[@]})); then
 		# The debug lane in two guests side by side, one vCPU each, as
 		# make check's.  Races between CPUs are the soak's to hunt (two
 		# vCPUs, CI's short soak, make soak SOAK_DEBUG=1).  A guest given
