@@ -125,6 +125,8 @@ static int dsr_init(struct net_device *dev)
 	INIT_LIST_HEAD(&priv->maint);
 	INIT_LIST_HEAD(&priv->discs);
 	spin_lock_init(&priv->lock);
+	spin_lock_init(&priv->dup_lock);
+	dsr_fp_init(priv);
 	skb_queue_head_init(&priv->sendbuf);
 	skb_queue_head_init(&priv->fwdq);
 	skb_queue_head_init(&priv->txq);

@@ -200,6 +200,7 @@ enum dsr_stat {
 	DSR_S_MCAST_IGMP_ANY,
 	DSR_S_MCAST_IGMP_BAD,
 	DSR_S_MCAST_CAPPED,
+	DSR_S_FWD_FAST,
 	/* one per refusal of enum dsr_mtag_res, in its order */
 	DSR_S_MCAST_TAG_FIRST,
 	DSR_S_MCAST_TAG_LAST = DSR_S_MCAST_TAG_FIRST + __DSR_MTAG_RES_MAX - 2,
@@ -225,10 +226,18 @@ struct dsr_slave {
 };
 
 /* The per-next-hop state, and the home of its retransmission timeout. */
+/*
+ * Written under priv->lock.  The forwarding fast path (fastpath.c) finds
+ * a neighbour under RCU without the lock: it is freed after a grace
+ * period, and mac and slave change inside seq, so that a reader copies
+ * them whole; heard, confirmed and mac_stale are read with READ_ONCE().
+ */
 struct dsr_neigh {
 	struct list_head list;		/* priv->neighs, most recent first */
 	struct hlist_node hnode;	/* priv->neigh_hash, by addr */
+	struct rcu_head rcu;
 	__be32 addr;
+	seqcount_spinlock_t seq;	/* mac and slave */
 	u8 mac[ETH_ALEN];
 	struct dsr_slave *slave;
 	u64 heard;			/* ms: last frame from it */
@@ -246,7 +255,8 @@ struct dsr_neigh {
 	u32 rto_ms;			/* the last used: dsr_neigh_rto() */
 	struct dsr_rtt rtt;		/* its estimator (adaptive_rto) */
 	u64 timed;			/* ms: the latest packet timed */
-	u64 tx, retx, acked;
+	atomic64_t tx;			/* frames sent it (also fastpath.c) */
+	u64 retx, acked;
 };
 
 /* A packet sent and awaiting its next hop's acknowledgment. */
@@ -338,6 +348,27 @@ struct dsr_mcast {
 	struct dsr_mt_copy cp[DSR_MC_CHILDREN + DSR_MT_SLAVES];
 };
 
+/*
+ * A source route a relay forwarded by the general receive path, which
+ * checked it and learned from it: the forwarding fast path (fastpath.c)
+ * forwards the packets of the same route, at the same place in it,
+ * without those two for DSR_FP_LEARN_MS (or a quarter of the route cache
+ * timeout, if less), while the route cache has not changed (its gen).
+ * Direct-mapped by a hash of the route; written under priv->lock, read
+ * without it inside seq.
+ */
+#define DSR_FP_ROUTES		64
+#define DSR_FP_LEARN_MS		250
+
+struct dsr_fp_route {
+	seqcount_spinlock_t seq;
+	__be32 node[DSR_MAX_PATH + 2];	/* source, the route, destination */
+	u8 n;				/* addresses in the route */
+	u8 segs;			/* Segments Left as received */
+	u32 gen;			/* priv->rc.gen when learned */
+	unsigned long until;		/* jiffies: learn again from then */
+};
+
 struct dsr_skb_cb {
 	u64 time;			/* ms: queued at / due at */
 	int ifindex;			/* fwdq: the one slave to send on */
@@ -361,6 +392,7 @@ struct dsr_priv {
 	struct dsr_rcache rc;
 	struct dsr_rreq_table rt;
 	struct dsr_dup_cache dup;
+	spinlock_t dup_lock;		/* dup: also taken without lock */
 	struct dsr_blacklist bl;
 	struct dsr_rl rl_neigh, rl_init;	/* Route Requests admitted */
 	struct dsr_rl_bucket rl_all;
@@ -401,6 +433,8 @@ struct dsr_priv {
 	 */
 	u8 rerr_spread[DSR_RERR_SIZE];
 	u64 rerr_spread_until;
+
+	struct dsr_fp_route fp[DSR_FP_ROUTES];	/* fastpath.c */
 
 	/* frames built under lock, in order; sent by the tx_lock holder */
 	struct sk_buff_head txq;
@@ -601,6 +635,25 @@ void dsr_stray_exit(void);
 int dsr_offload_init(void);
 void dsr_offload_exit(void);
 
+/* rx.c: what became of a received packet (also the dsr_recv tracepoint's) */
+enum dsr_rx {
+	DSR_RX_DROP,		/* free it, nothing to count */
+	DSR_RX_DELIVER,		/* strip the header, up the stack on dsr0 */
+	DSR_RX_CONSUMED,	/* taken (forwarded) */
+	DSR_RX_DELIVER_MC,	/* as DELIVER, the multicast packet inside */
+};
+
+/* fastpath.c */
+bool dsr_skb_dup(struct dsr_priv *priv, const struct sk_buff *skb,
+		 const struct dsr_parsed *p, enum dsr_dup_kind kind, u8 segs,
+		 u8 salvage, u64 now);
+void dsr_fp_init(struct dsr_priv *priv);
+bool dsr_fp_forward(struct dsr_priv *priv, struct dsr_slave *s,
+		    struct sk_buff *skb, const struct dsr_parsed *p);
+void dsr_fp_learned(struct dsr_priv *priv, const struct iphdr *iph,
+		    const u8 *dh, const struct dsr_parsed *p, unsigned int n,
+		    unsigned int segs);
+
 /* neigh.c */
 struct dsr_neigh *dsr_neigh_find(struct dsr_priv *priv, __be32 addr);
 void dsr_neigh_heard(struct dsr_priv *priv, __be32 addr, const u8 *mac,
@@ -617,6 +670,8 @@ void dsr_out_flush(struct dsr_priv *priv);
 void dsr_out_purge_dev(struct dsr_priv *priv, struct net_device *dev);
 int dsr_frame(struct dsr_priv *priv, struct sk_buff *skb, __be32 nexthop,
 	      struct sk_buff_head *out);
+int dsr_frame_to(struct dsr_priv *priv, struct sk_buff *skb,
+		 struct dsr_slave *s, const u8 *dest, struct sk_buff_head *out);
 void dsr_broadcast(struct dsr_priv *priv, struct sk_buff *skb,
 		   struct dsr_slave *only, struct sk_buff_head *out);
 struct sk_buff *dsr_ctrl_alloc(struct dsr_priv *priv, size_t optlen,

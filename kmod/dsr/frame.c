@@ -14,7 +14,8 @@
 
 /*
  * Frames built under priv->lock (out) join priv->txq before the lock is
- * dropped, so txq holds them in the order they were built.  priv->lock held.
+ * dropped, so txq holds them in the order they were built.  priv->lock
+ * held, or a frame of the fast path (fastpath.c), built without it.
  */
 void dsr_out_commit(struct dsr_priv *priv, struct sk_buff_head *out)
 {
@@ -133,24 +134,14 @@ static int dsr_push_eth(struct sk_buff *skb, struct dsr_slave *s,
 }
 
 /*
- * Turn the IP packet skb into a frame to nexthop and append it to out.  An
- * unknown neighbour gets a link-layer broadcast: the source route names the
- * node that is to take it.  Consumes skb.  Called with priv->lock held.
+ * Turn the IP packet skb into a frame to the MAC dest on slave s and append
+ * it to out.  Consumes skb.  Under priv->lock, or in the fast path under
+ * RCU (fastpath.c: a slave released meanwhile has its frames purged from
+ * txq after a grace period, dsr_out_purge_dev()).
  */
-int dsr_frame(struct dsr_priv *priv, struct sk_buff *skb, __be32 nexthop,
-	      struct sk_buff_head *out)
+int dsr_frame_to(struct dsr_priv *priv, struct sk_buff *skb,
+		 struct dsr_slave *s, const u8 *dest, struct sk_buff_head *out)
 {
-	struct dsr_neigh *n = dsr_neigh_find(priv, nexthop);
-	struct dsr_slave *s = n ? n->slave : NULL;
-	const u8 *dest = n ? n->mac : priv->dev->broadcast;
-
-	if (!s)
-		s = list_first_entry_or_null(&priv->slaves, struct dsr_slave,
-					     list);
-	if (!s) {
-		kfree_skb(skb);
-		return -ENODEV;
-	}
 	if (skb_is_gso(skb) ? !skb_gso_validate_network_len(skb, s->dev->mtu) :
 	    skb->len > s->dev->mtu) {
 		dsr_stat(priv, DSR_S_TX_TOO_BIG);
@@ -184,16 +175,39 @@ int dsr_frame(struct dsr_priv *priv, struct sk_buff *skb, __be32 nexthop,
 		skb_set_transport_header(skb, off + DSR_HDR_LEN +
 					 ah_get16(skb->data + off + 2));
 	}
-	if (dsr_push_eth(skb, s, n ? dest : s->dev->broadcast)) {
+	if (dsr_push_eth(skb, s, dest)) {
 		dsr_stat(priv, DSR_S_NOMEM);
 		kfree_skb(skb);
 		return -ENOMEM;
 	}
-	if (n)
-		n->tx++;
 	DSR_CB(skb)->maint_seq = 0;
 	__skb_queue_tail(out, skb);
 	return 0;
+}
+
+/*
+ * Turn the IP packet skb into a frame to nexthop and append it to out.  An
+ * unknown neighbour gets a link-layer broadcast: the source route names the
+ * node that is to take it.  Consumes skb.  Called with priv->lock held.
+ */
+int dsr_frame(struct dsr_priv *priv, struct sk_buff *skb, __be32 nexthop,
+	      struct sk_buff_head *out)
+{
+	struct dsr_neigh *n = dsr_neigh_find(priv, nexthop);
+	struct dsr_slave *s = n ? n->slave : NULL;
+	int err;
+
+	if (!s)
+		s = list_first_entry_or_null(&priv->slaves, struct dsr_slave,
+					     list);
+	if (!s) {
+		kfree_skb(skb);
+		return -ENODEV;
+	}
+	err = dsr_frame_to(priv, skb, s, n ? n->mac : s->dev->broadcast, out);
+	if (!err && n)
+		atomic64_inc(&n->tx);
+	return err;
 }
 
 /* A copy of skb to the link broadcast on every slave (or only one). */

@@ -281,7 +281,7 @@ static void dsr_link_failed(struct dsr_priv *priv, __be32 nexthop,
 	dsr_stat(priv, DSR_S_LINK_FAILURES);
 	/* perhaps it is there with another MAC now (dsr_neigh_heard()) */
 	if (n)
-		n->mac_stale = true;
+		WRITE_ONCE(n->mac_stale, true);
 	dsr_rc_del_link(&priv->rc, self, nexthop);
 	if (DSR_P(priv, LINK_HOLDDOWN_MS))
 		dsr_neg_add(&priv->rc, self, nexthop,

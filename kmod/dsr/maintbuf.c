@@ -291,7 +291,7 @@ static void dsr_confirmed(struct dsr_priv *priv, const struct dsr_maint *m,
 	if (dsr_bl_del(&priv->bl, m->nexthop))
 		dsr_stat(priv, DSR_S_BLACKLIST_CLEARED);
 	if (n) {
-		n->confirmed = dsr_now(priv);
+		WRITE_ONCE(n->confirmed, dsr_now(priv));
 		if (passive)
 			n->no_passive = false;
 		else if (m->passive)

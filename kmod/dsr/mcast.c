@@ -647,13 +647,17 @@ static bool dsr_mc_dup(struct dsr_priv *priv, const struct sk_buff *skb,
 	const struct iphdr *in = (const struct iphdr *)(skb->data + off);
 	unsigned int ihl = in->ihl * 4, len = ntohs(in->tot_len);
 	struct dsr_dup_key k;
+	bool seen;
 	u32 life;
 
 	dsr_mt_dup_key(&k, in->saddr, in->daddr, in->id, in->frag_off,
 		       in->protocol, skb->data + off + ihl, len - ihl);
 	life = (DSR_HOLD_MAX_RTOS + DSR_P(priv, MAX_MAINT_REXMT) + 1) *
 	       DSR_P(priv, RTO_MAX_MS);
-	return dsr_dup_seen(&priv->dup, &k, dsr_now(priv), life);
+	spin_lock(&priv->dup_lock);
+	seen = dsr_dup_seen(&priv->dup, &k, dsr_now(priv), life);
+	spin_unlock(&priv->dup_lock);
+	return seen;
 }
 
 /*

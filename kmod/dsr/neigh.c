@@ -18,12 +18,14 @@ static u32 dsr_neigh_hash(const struct dsr_priv *priv, __be32 addr)
 	return jhash_1word((__force u32)addr, priv->hash_seed);
 }
 
+/* under priv->lock, or (fastpath.c) under RCU */
 struct dsr_neigh *dsr_neigh_find(struct dsr_priv *priv, __be32 addr)
 {
 	struct dsr_neigh *n;
 
-	hash_for_each_possible(priv->neigh_hash, n, hnode,
-			       dsr_neigh_hash(priv, addr))
+	hash_for_each_possible_rcu(priv->neigh_hash, n, hnode,
+				   dsr_neigh_hash(priv, addr),
+				   lockdep_is_held(&priv->lock))
 		if (n->addr == addr)
 			return n;
 	return NULL;
@@ -31,10 +33,33 @@ struct dsr_neigh *dsr_neigh_find(struct dsr_priv *priv, __be32 addr)
 
 static void dsr_neigh_free(struct dsr_priv *priv, struct dsr_neigh *n)
 {
-	hash_del(&n->hnode);
+	hash_del_rcu(&n->hnode);
 	list_del(&n->list);
 	priv->n_neighs--;
-	kfree(n);
+	kfree_rcu(n, rcu);
+}
+
+static struct dsr_neigh *dsr_neigh_new(struct dsr_priv *priv, __be32 addr)
+{
+	struct dsr_neigh *n = kzalloc(sizeof(*n), GFP_ATOMIC);
+
+	if (!n) {
+		dsr_stat(priv, DSR_S_NOMEM);
+		return NULL;
+	}
+	/* the one heard least recently makes room (after the allocation) */
+	if (priv->n_neighs >= DSR_MAX_NEIGH)
+		dsr_neigh_free(priv, list_last_entry(&priv->neighs,
+						     struct dsr_neigh, list));
+	n->addr = addr;
+	seqcount_spinlock_init(&n->seq, &priv->lock);
+	n->rto_ms = DSR_P(priv, ACK_TIMEOUT_MS);
+	dsr_rtt_init(&n->rtt, n->rto_ms * USEC_PER_MSEC,
+		     DSR_P(priv, RTO_MIN_MS) * USEC_PER_MSEC,
+		     DSR_P(priv, RTO_MAX_MS) * USEC_PER_MSEC);
+	priv->n_neighs++;
+	list_add(&n->list, &priv->neighs);
+	return n;
 }
 
 /*
@@ -47,6 +72,7 @@ void dsr_neigh_heard(struct dsr_priv *priv, __be32 addr, const u8 *mac,
 		     struct dsr_slave *slave, bool proven)
 {
 	struct dsr_neigh *n = dsr_neigh_find(priv, addr);
+	bool fresh = !n;
 
 	if (!ah_addr_routable(addr) || !is_valid_ether_addr(mac))
 		return;
@@ -56,32 +82,23 @@ void dsr_neigh_heard(struct dsr_priv *priv, __be32 addr, const u8 *mac,
 		return;
 	}
 	if (!n) {
-		if (priv->n_neighs >= DSR_MAX_NEIGH) {
-			n = list_last_entry(&priv->neighs, struct dsr_neigh,
-					    list);
-			hash_del(&n->hnode);
-		} else {
-			n = kzalloc(sizeof(*n), GFP_ATOMIC);
-			if (!n) {
-				dsr_stat(priv, DSR_S_NOMEM);
-				return;
-			}
-			priv->n_neighs++;
-			list_add(&n->list, &priv->neighs);
-		}
-		*n = (struct dsr_neigh){ .list = n->list, .addr = addr };
-		hash_add(priv->neigh_hash, &n->hnode,
-			 dsr_neigh_hash(priv, addr));
-		n->rto_ms = DSR_P(priv, ACK_TIMEOUT_MS);
-		dsr_rtt_init(&n->rtt, n->rto_ms * USEC_PER_MSEC,
-			     DSR_P(priv, RTO_MIN_MS) * USEC_PER_MSEC,
-			     DSR_P(priv, RTO_MAX_MS) * USEC_PER_MSEC);
+		n = dsr_neigh_new(priv, addr);
+		if (!n)
+			return;
 	}
-	ether_addr_copy(n->mac, mac);
-	n->slave = slave;
-	n->mac_stale = false;
-	n->heard = dsr_now(priv);
+	if (fresh || !ether_addr_equal(n->mac, mac) || n->slave != slave) {
+		write_seqcount_begin(&n->seq);
+		ether_addr_copy(n->mac, mac);
+		n->slave = slave;
+		write_seqcount_end(&n->seq);
+	}
+	WRITE_ONCE(n->mac_stale, false);
+	WRITE_ONCE(n->heard, dsr_now(priv));
 	list_move(&n->list, &priv->neighs);	/* most recent first */
+	/* readers without the lock find it whole (fastpath.c) */
+	if (fresh)
+		hash_add_rcu(priv->neigh_hash, &n->hnode,
+			     dsr_neigh_hash(priv, addr));
 }
 
 void dsr_neigh_slave_gone(struct dsr_priv *priv, struct dsr_slave *slave)

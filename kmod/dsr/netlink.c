@@ -801,7 +801,8 @@ static int dsr_nl_neigh(struct sk_buff *msg, struct dsr_priv *priv,
 	    nla_put_u32(msg, DSR_A_SRTT_US, n->rtt.srtt) ||
 	    nla_put_u32(msg, DSR_A_RTTVAR_US, n->rtt.rttvar) ||
 	    nla_put_u32(msg, DSR_A_RTT_SAMPLES, n->rtt.samples) ||
-	    nla_put_u64_64bit(msg, DSR_A_TX, n->tx, DSR_A_PAD) ||
+	    nla_put_u64_64bit(msg, DSR_A_TX, atomic64_read(&n->tx),
+			      DSR_A_PAD) ||
 	    nla_put_u64_64bit(msg, DSR_A_RETX, n->retx, DSR_A_PAD) ||
 	    nla_put_u64_64bit(msg, DSR_A_ACKED, n->acked, DSR_A_PAD) ||
 	    nla_put_u32(msg, DSR_A_AGE_MS, dsr_ms_since(now, n->heard)))

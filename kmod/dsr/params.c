@@ -175,6 +175,7 @@ const char *const dsr_stat_names[DSR_S_MAX] = {
 	[DSR_S_MCAST_IGMP_ANY] = "mcast_igmp_any_source",
 	[DSR_S_MCAST_IGMP_BAD] = "mcast_igmp_malformed",
 	[DSR_S_MCAST_CAPPED] = "mcast_capped",
+	[DSR_S_FWD_FAST] = "fwd_fast",
 	[DSR_S_MCAST_TAG_FIRST + DSR_MTAG_ABOVE - 1] = "mcast_tag_above",
 	[DSR_S_MCAST_TAG_FIRST + DSR_MTAG_TRUNCATED - 1] = "mcast_tag_truncated",
 	[DSR_S_MCAST_TAG_FIRST + DSR_MTAG_VERSION - 1] = "mcast_tag_version",

@@ -21,13 +21,6 @@
 #include "dsr.h"
 #include "trace.h"
 
-enum dsr_rx {
-	DSR_RX_DROP,		/* free it, nothing to count */
-	DSR_RX_DELIVER,		/* strip the header, up the stack on dsr0 */
-	DSR_RX_CONSUMED,	/* taken (forwarded) */
-	DSR_RX_DELIVER_MC,	/* as DELIVER, the multicast packet inside */
-};
-
 struct dsr_rx_ctx {
 	struct dsr_priv *priv;
 	struct dsr_slave *slave;
@@ -546,44 +539,17 @@ static void dsr_rx_acks(struct dsr_rx_ctx *c)
 
 /* ---- each packet delivered and forwarded once ------------------------------ */
 
-/*
- * Whether c's packet was delivered (kind DSR_DUP_DELIVER) or forwarded
- * (DSR_DUP_FORWARD, with the same Segments Left and Salvage) recently:
- * a copy its previous hop retransmitted because our acknowledgment was
- * lost.  The caller acknowledged it again.  An atomic datagram with
- * identification 0 has no identity to go by (an unconnected socket sends
- * identical ones so, RFC 6864): it is never called a duplicate.
- */
+/* (dsr_skb_dup(), fastpath.c) */
 static bool dsr_rx_dup(struct dsr_rx_ctx *c, enum dsr_dup_kind kind)
 {
-	const struct iphdr *iph = ip_hdr(c->skb);
-	unsigned int off = ip_hdrlen(c->skb) + c->p->len;
-	unsigned int len = ntohs(iph->tot_len), n;
-	u8 buf[DSR_DUP_PAYLOAD];
-	struct dsr_dup_key k;
-	const u8 *payload;
-	u32 life;
+	u8 segs = 0, salvage = 0;
 
-	if (!iph->id)
-		return false;
-	memset(&k, 0, sizeof(k));
-	k.saddr = iph->saddr;
-	k.daddr = iph->daddr;
-	k.id = iph->id;
-	k.frag_off = iph->frag_off;
-	n = min_t(unsigned int, len - off, DSR_DUP_PAYLOAD);
-	payload = skb_header_pointer(c->skb, off, n, buf);
-	k.payload = payload ? dsr_dup_hash(payload, n) : 0;
-	k.proto = c->p->next_header;
-	k.kind = kind;
 	if (kind == DSR_DUP_FORWARD && c->p->srt) {
-		k.segs = c->segs;
-		k.salvage = DSR_SRT_SALVAGE(dsr_srt_bits(c->dh, c->p->srt));
+		segs = c->segs;
+		salvage = DSR_SRT_SALVAGE(dsr_srt_bits(c->dh, c->p->srt));
 	}
-	/* as long as a previous hop may still retransmit it */
-	life = (DSR_HOLD_MAX_RTOS + DSR_P(c->priv, MAX_MAINT_REXMT) + 1) *
-	       DSR_P(c->priv, RTO_MAX_MS);
-	return dsr_dup_seen(&c->priv->dup, &k, dsr_now(c->priv), life);
+	return dsr_skb_dup(c->priv, c->skb, c->p, kind, segs, salvage,
+			   dsr_now(c->priv));
 }
 
 static enum dsr_rx dsr_deliver_once(struct dsr_rx_ctx *c)
@@ -697,6 +663,8 @@ static enum dsr_rx dsr_forward(struct dsr_rx_ctx *c)
 		return DSR_RX_DROP;
 	}
 	dh = skb->data + ihl;
+	/* (the addresses, before the header can move) */
+	dsr_fp_learned(priv, ip_hdr(skb), dh, c->p, c->n, c->segs);
 	dsr_srt_set_segs(dh, c->p->srt, segs);
 	dsr_rewrite_unknown(dh, c->p);
 	c->dh = dh;
@@ -1051,6 +1019,9 @@ static rx_handler_result_t dsr_rcv(struct dsr_priv *priv,
 		consume_skb(skb);
 		return RX_HANDLER_CONSUMED;
 	}
+	/* a data packet to forward, as the last of its route (fastpath.c) */
+	if (!overheard && dsr_fp_forward(priv, s, skb, &p))
+		return RX_HANDLER_CONSUMED;
 	c.p = &p;
 	c.dh = skb->data + ihl;
 	saddr = ip_hdr(skb)->saddr;

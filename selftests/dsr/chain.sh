@@ -208,16 +208,20 @@ in_place() {
 	dsr_ping_ok 1 3 2 || dsr_ping_ok 1 3 2	# the hub learns every MAC
 	read -r -a a < <(inplace_counters)
 	a[6]=$(ip_in 2)
+	a[7]=$(dsr_stat 2 fwd_fast)
 	check "1 -> 3: 20 echoes answered" dsr_ping_ok 1 3 20 &&
 	check "  TCP 1 MiB exact" tcp_exact 3 1048576 || return 1
 	read -r -a b < <(inplace_counters)
 	b[6]=$(ip_in 2)
-	for i in 0 1 2 3 4 5 6; do b[i]=$((b[i] - a[i])); done
-	diag "relay 2 forwarded ${b[0]}, copied ${b[1]} (1 and 3 tracked" \
-		"${b[4]} frames to it); 1 and 3 took ${b[2]}, copied ${b[3]}" \
-		"(2 tracked ${b[5]} frames to them)"
+	b[7]=$(dsr_stat 2 fwd_fast)
+	for i in 0 1 2 3 4 5 6 7; do b[i]=$((b[i] - a[i])); done
+	diag "relay 2 forwarded ${b[0]} (${b[7]} by the fast path), copied" \
+		"${b[1]} (1 and 3 tracked ${b[4]} frames to it); 1 and 3 took" \
+		"${b[2]}, copied ${b[3]} (2 tracked ${b[5]} frames to them)"
 	check "relay 2 forwarded the echoes and the TCP flow" \
 		test "${b[0]}" -ge 40 &&
+	check "  most of the flow without the device lock (fwd_fast)" \
+		test $((2 * b[7])) -ge "${b[0]}" -a "${b[7]}" -le "${b[0]}" &&
 	check "  copied only frames their sender kept (fwd_copied)" \
 		test "${b[1]}" -le "${b[4]}" &&
 	check "  and forwarded at least 20 in place" \
