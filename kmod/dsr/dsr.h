@@ -230,7 +230,8 @@ struct dsr_slave {
  * Written under priv->lock.  The forwarding fast path (fastpath.c) finds
  * a neighbour under RCU without the lock: it is freed after a grace
  * period, and mac and slave change inside seq, so that a reader copies
- * them whole; heard, confirmed and mac_stale are read with READ_ONCE().
+ * them whole; heard, confirmed and mac_stale are read with READ_ONCE(),
+ * and heard is also written there (WRITE_ONCE()).
  */
 struct dsr_neigh {
 	struct list_head list;		/* priv->neighs, most recent first */

@@ -20,9 +20,10 @@
  *  - the general path forwarded the same route at the same place in it
  *    within DSR_FP_LEARN_MS, and the route cache has not changed since
  *    (struct dsr_fp_route): the route was checked and learned from then;
- *  - its transmitter is a neighbour with the frame's MAC and slave, heard
- *    within DSR_FP_HEARD_MS (the general path refreshes it that often,
- *    which keeps the times that Route Maintenance compares exact to that);
+ *  - its transmitter is a neighbour with the frame's MAC and slave (its
+ *    time heard is written here too: Route Maintenance compares it; its
+ *    place in the list by that time, for eviction, waits for the general
+ *    path, at most DSR_FP_LEARN_MS);
  *  - no Maintenance Buffer entry may match it (dsr_maint_maybe(): it is
  *    neither our own packet coming back nor a passive acknowledgment);
  *  - its next hop is a neighbour whose link is confirmed within
@@ -43,9 +44,6 @@
 #include "dsr.h"
 #include "opt.h"
 #include "trace.h"
-
-/* the general path refreshes a transmitter at least this often */
-#define DSR_FP_HEARD_MS		10
 
 /*
  * Whether skb's packet (p its DSR header) was delivered (kind
@@ -236,12 +234,12 @@ bool dsr_fp_forward(struct dsr_priv *priv, struct dsr_slave *s,
 	prev = dsr_neigh_find(priv, node[tx_idx]);
 	if (!prev || READ_ONCE(prev->mac_stale))
 		return false;
-	t = READ_ONCE(prev->heard);
-	if (now < t || now - t >= DSR_FP_HEARD_MS)
-		return false;
 	dsr_fp_neigh_link(prev, mac, &ps);
 	if (ps != s || !ether_addr_equal(mac, eth_hdr(skb)->h_source))
 		return false;
+	/* heard now (its place in the list waits for the general path) */
+	if (READ_ONCE(prev->heard) < now)
+		WRITE_ONCE(prev->heard, now);
 
 	next = node[tx_idx + 2];
 	nh = dsr_neigh_find(priv, next);

@@ -211,7 +211,7 @@ static void dsr_maint_blacklist(struct dsr_priv *priv, __be32 nexthop,
 
 	if (n && n->confirmed && now - n->confirmed < DSR_BL_SILENT_MS)
 		return;
-	if (!rrep && !(n && n->heard >= first))
+	if (!rrep && !(n && READ_ONCE(n->heard) >= first))
 		return;
 	dsr_bl_add(&priv->bl, nexthop, now, DSR_BL_PROBABLE_MS,
 		   DSR_BL_LIFE_MS);
@@ -351,7 +351,7 @@ static bool dsr_maint_congested(struct dsr_priv *priv,
 		return false;
 	if (n->crossed > m->seq)
 		return true;
-	return n->heard > m->sent && n->confirmed &&
+	return READ_ONCE(n->heard) > m->sent && n->confirmed &&
 	       now - n->confirmed < DSR_BL_SILENT_MS;
 }
 
@@ -408,7 +408,7 @@ static void dsr_trace_verdict(struct dsr_priv *priv,
 	trace_dsr_maint_verdict(priv->dev, dsr_self(priv), m->saddr, m->daddr,
 				m->ip_id, m->nexthop, verdict, m->tries,
 				n && n->crossed > m->seq,
-				n ? dsr_ago(now, n->heard) : -1,
+				n ? dsr_ago(now, READ_ONCE(n->heard)) : -1,
 				dsr_ago(now, m->sent),
 				n ? dsr_ago(now, n->confirmed) : -1);
 }

@@ -805,7 +805,8 @@ static int dsr_nl_neigh(struct sk_buff *msg, struct dsr_priv *priv,
 			      DSR_A_PAD) ||
 	    nla_put_u64_64bit(msg, DSR_A_RETX, n->retx, DSR_A_PAD) ||
 	    nla_put_u64_64bit(msg, DSR_A_ACKED, n->acked, DSR_A_PAD) ||
-	    nla_put_u32(msg, DSR_A_AGE_MS, dsr_ms_since(now, n->heard)))
+	    nla_put_u32(msg, DSR_A_AGE_MS,
+			dsr_ms_since(now, READ_ONCE(n->heard))))
 		return -EMSGSIZE;
 	return 0;
 }
