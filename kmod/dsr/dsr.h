@@ -648,6 +648,7 @@ enum dsr_rx {
 bool dsr_skb_dup(struct dsr_priv *priv, const struct sk_buff *skb,
 		 const struct dsr_parsed *p, enum dsr_dup_kind kind, u8 segs,
 		 u8 salvage, u64 now);
+void dsr_fwd_hop(struct sk_buff *skb);
 void dsr_fp_init(struct dsr_priv *priv);
 bool dsr_fp_forward(struct dsr_priv *priv, struct dsr_slave *s,
 		    struct sk_buff *skb, const struct dsr_parsed *p);

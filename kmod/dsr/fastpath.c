@@ -91,6 +91,26 @@ bool dsr_skb_dup(struct dsr_priv *priv, const struct sk_buff *skb,
 	return seen;
 }
 
+/*
+ * skb (writable, its DSR header rewritten) goes on one hop, from either
+ * path: the TTL and the header checksum.  What the previous hop or the
+ * receive path left on the packet is not ours to act on: a departure time
+ * (fq would hold the packet to it), a mark, a priority (dsrprio's band),
+ * conntrack, the route.  Like ip_forward(), the priority follows the TOS;
+ * an offloaded checksum (veth) travels on, as IP forwarding's does.
+ */
+void dsr_fwd_hop(struct sk_buff *skb)
+{
+	struct iphdr *iph = ip_hdr(skb);
+
+	iph->ttl--;
+	ip_send_check(iph);
+	skb_scrub_packet(skb, true);
+	skb->priority = rt_tos2priority(iph->tos);
+	if (skb->ip_summed != CHECKSUM_PARTIAL)
+		skb->ip_summed = CHECKSUM_NONE;
+}
+
 void dsr_fp_init(struct dsr_priv *priv)
 {
 	unsigned int i;
@@ -273,14 +293,8 @@ bool dsr_fp_forward(struct dsr_priv *priv, struct dsr_slave *s,
 	}
 	dh = skb->data + ihl;
 	dsr_srt_set_segs(dh, p->srt, segs - 1);
+	dsr_fwd_hop(skb);
 	iph = ip_hdr(skb);
-	iph->ttl--;
-	ip_send_check(iph);
-	/* as dsr_forward() does */
-	skb_scrub_packet(skb, true);
-	skb->priority = rt_tos2priority(iph->tos);
-	if (skb->ip_summed != CHECKSUM_PARTIAL)
-		skb->ip_summed = CHECKSUM_NONE;
 	__skb_queue_head_init(&q);
 	trace_dsr_recv(priv->dev, self, iph->saddr, iph->daddr, iph->id,
 		       node[tx_idx], ntohs(iph->tot_len), false,

@@ -628,7 +628,6 @@ static enum dsr_rx dsr_forward(struct dsr_rx_ctx *c)
 	struct sk_buff *skb = c->skb;
 	unsigned int ihl = ip_hdrlen(skb), mtu, grow;
 	bool track, explicit;
-	struct iphdr *iph;
 	__be32 next;
 	u16 id = 0;
 	u8 *dh;
@@ -691,20 +690,7 @@ static enum dsr_rx dsr_forward(struct dsr_rx_ctx *c)
 	}
 	if (explicit)
 		dsr_stat(priv, DSR_S_ACK_REQ_SENT);
-	iph = ip_hdr(skb);
-	iph->ttl--;
-	ip_send_check(iph);
-	/*
-	 * What the previous hop or the receive path left on the packet is
-	 * not ours to act on: a departure time (fq would hold the packet to
-	 * it), a mark, a priority (dsrprio's band), conntrack, the route.
-	 * Like ip_forward(), the priority follows the TOS.
-	 */
-	skb_scrub_packet(skb, true);
-	skb->priority = rt_tos2priority(iph->tos);
-	/* an offloaded checksum (veth) travels on, as IP forwarding's does */
-	if (skb->ip_summed != CHECKSUM_PARTIAL)
-		skb->ip_summed = CHECKSUM_NONE;
+	dsr_fwd_hop(skb);
 	if (dsr_frame(priv, skb, next, c->out))
 		return DSR_RX_CONSUMED;
 	dsr_stat(priv, DSR_S_FORWARDED);
