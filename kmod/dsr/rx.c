@@ -1005,7 +1005,7 @@ static rx_handler_result_t dsr_rcv(struct dsr_priv *priv,
 		consume_skb(skb);
 		return RX_HANDLER_CONSUMED;
 	}
-	/* a data packet to forward, as the last of its route (fastpath.c) */
+	/* a data packet of a route just forwarded (fastpath.c) */
 	if (!overheard && dsr_fp_forward(priv, s, skb, &p))
 		return RX_HANDLER_CONSUMED;
 	c.p = &p;
